@@ -1,0 +1,44 @@
+/* morphkit/blend.h - the blend kernels: out = (1 - w) * A + w * B.
+ *
+ * Streams are tightly packed float3 (x y z per vertex); `count` is a vertex
+ * count. The caller owns every buffer. `out` may be the same pointer as `a`
+ * or `b` (in-place); any other overlap is undefined.
+ *
+ * w is not clamped: values outside [0, 1] extrapolate along the same line
+ * (w = -1 gives 2A - B). The players only produce w in [0, 1).
+ *
+ * Normals are re-normalized after blending. A blended normal whose length is
+ * below 1e-12 (opposite inputs at w = 0.5, or zero inputs) is written as
+ * (0, 0, 0), never NaN, so a caller can detect it.
+ *
+ * The kernels use SSE2 on x86-64 and plain C elsewhere; both match the plain
+ * C reference within 2e-7 per component for unit-length results. */
+#ifndef MORPHKIT_BLEND_H
+#define MORPHKIT_BLEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "morphkit/frame_set.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MK_API void mk_blend_positions(float *out, const float *a, const float *b, float w, size_t count);
+MK_API void mk_blend_normals(float *out, const float *a, const float *b, float w, size_t count);
+
+/* Blends frames fa and fb of a set into out_positions and (when both the set
+ * and out_normals have them) out_normals, vertex_count float3 each.
+ * fa and fb must be < frame_count. */
+MK_API void mk_blend_frames(const mk_frame_set *set, uint32_t fa, uint32_t fb, float w,
+                            float *out_positions, float *out_normals);
+
+/* The name of the kernel variant this build uses ("sse2" or "scalar"). */
+MK_API const char *mk_blend_kernel_name(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,14 @@
+/* morphkit/morphkit.h - everything except the GL layer. */
+#ifndef MORPHKIT_MORPHKIT_H
+#define MORPHKIT_MORPHKIT_H
+
+#include "morphkit/config.h"
+#include "morphkit/error.h"
+#include "morphkit/allocator.h"
+#include "morphkit/mesh.h"
+#include "morphkit/frame_set.h"
+#include "morphkit/blend.h"
+#include "morphkit/obj.h"
+#include "morphkit/unit.h"
+
+#endif

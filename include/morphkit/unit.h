@@ -1,0 +1,165 @@
+/* morphkit/unit.h - unit folders: frame discovery, loading and validation
+ * (assets layer).
+ *
+ * A unit folder holds one OBJ file per frame, named `<Animation>_<N>.obj`:
+ * the animation name is everything before the last `_`, N a decimal number
+ * (zero padding allowed: Blender's `walk_000001.obj`). An animation's numbers
+ * must be consecutive; a gap is an error naming the missing file. Files that
+ * do not match (`.mtl`, textures, notes, animation.cfg) are ignored by
+ * discovery. A library root is a folder whose sub-folders are units.
+ *
+ * Loading checks that every frame matches the unit's first frame (the first
+ * frame of the first animation in name order): the same `v` count and the
+ * same face list by `v` index (and `vt` index when present). Per-frame `vn`
+ * numbering may differ (Blender de-duplicates normals per pose): normals are
+ * read per face corner from each frame's own references, and render vertices
+ * are split wherever any frame needs it. A quad whose triangulation diagonal
+ * flips between frames is accepted with a warning; the first frame's
+ * triangles are used.
+ *
+ * Warning heuristics (reported, never fatal):
+ *  - scramble: for neighbouring frames k, k+1 of an animation, each edge's
+ *    length change |L(k+1) - L(k)| is divided by the unit's size (largest
+ *    bounding-box diagonal over all frames). An edge is suspicious when that
+ *    exceeds 0.10 and also 10 times the 90th percentile of all edges' changes
+ *    for that pair; the warning names frame k+1 and the edge's vertices
+ *    (1-based `v` numbers).
+ *  - changing UVs: a render vertex's texture coordinate differs from the
+ *    first frame's by more than 1e-5 (named with the first such vertex).
+ *  - jump: frame k's centroid is further than 0.5 x the unit's size from the
+ *    mean of its neighbours' centroids in the same animation, or its
+ *    bounding-box diagonal is more than 2x or less than 0.5x both
+ *    neighbours'. (Exported in another space or scale.)
+ */
+#ifndef MORPHKIT_UNIT_H
+#define MORPHKIT_UNIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "morphkit/allocator.h"
+#include "morphkit/error.h"
+#include "morphkit/frame_set.h"
+#include "morphkit/obj.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- diagnostics ------------------------------------------------------- */
+
+typedef enum mk_severity { MK_SEVERITY_WARNING, MK_SEVERITY_ERROR, MK_SEVERITY_COUNT } mk_severity;
+
+/* Which rule a diagnostic comes from; stable ids for tools and tests. */
+typedef enum mk_check {
+    MK_CHECK_FILE,          /* a file could not be read or parsed */
+    MK_CHECK_DISCOVERY,     /* frame naming: gap, duplicate number, no frames */
+    MK_CHECK_VERTEX_COUNT,  /* `v` count differs from the first frame */
+    MK_CHECK_TOPOLOGY,      /* face list differs from the first frame */
+    MK_CHECK_NORMALS,       /* some frames have normals, others not */
+    MK_CHECK_QUAD_DIAGONAL, /* a quad's diagonal flips (warning) */
+    MK_CHECK_SCRAMBLE,      /* likely vertex-order scramble (warning) */
+    MK_CHECK_UV_CHANGE,     /* texture coordinates change (warning) */
+    MK_CHECK_JUMP,          /* bounding box or centroid jumps (warning) */
+    MK_CHECK_CONFIG,        /* animation.cfg problem */
+    MK_CHECK_COUNT
+} mk_check;
+
+/* A stable short id ("topology", "scramble", ...). */
+MK_API const char *mk_check_name(mk_check check);
+
+typedef struct mk_diagnostic {
+    mk_severity severity;
+    mk_check check;
+    int line;       /* in file; 0 when none */
+    int other_line; /* in other_file; 0 when none */
+    char file[MK_ERROR_FILE_MAX];
+    char other_file[MK_ERROR_FILE_MAX]; /* the file compared against, or "" */
+    char message[MK_ERROR_MESSAGE_MAX];
+} mk_diagnostic;
+
+/* A growing list of diagnostics. Zero-initialize it (set allocator if
+ * wanted), pass it to loaders, read items, then mk_report_reset it. After
+ * MK_REPORT_MAX_ITEMS entries further ones are only counted (dropped_count). */
+#define MK_REPORT_MAX_ITEMS 1000
+typedef struct mk_report {
+    mk_diagnostic *items;
+    uint32_t count;
+    uint32_t capacity;
+    uint32_t error_count;   /* including dropped ones */
+    uint32_t warning_count; /* including dropped ones */
+    uint32_t dropped_count;
+    const mk_allocator *allocator;
+} mk_report;
+
+/* Appends a diagnostic; returns false only when memory ran out. */
+MK_API bool mk_report_add(mk_report *report, mk_severity severity, mk_check check,
+                          const char *file, int line, const char *other_file, int other_line,
+                          const char *format, ...) MK_PRINTF(8, 9);
+/* Frees the items and zeroes the counts (keeps the allocator). */
+MK_API void mk_report_reset(mk_report *report);
+
+/* ---- discovery ----------------------------------------------------------- */
+
+typedef struct mk_unit_animation {
+    char *name;            /* as in the file names (case-sensitive) */
+    uint32_t first_number; /* N of its first frame file */
+    uint32_t frame_count;
+    uint32_t first_frame;  /* index of its first frame in the unit's frame list */
+} mk_unit_animation;
+
+typedef struct mk_unit_files {
+    char *dir;                     /* the folder as given */
+    uint32_t animation_count;      /* sorted by name (byte order) */
+    mk_unit_animation *animations;
+    uint32_t frame_count;          /* all animations' frames, in animation order */
+    char **frame_files;            /* file names relative to dir */
+    bool has_config;               /* animation.cfg exists */
+    mk_allocator allocator;
+} mk_unit_files;
+
+/* Lists a unit folder's frames. Errors: MK_ERR_IO when the folder cannot be
+ * read, MK_ERR_NOT_FOUND when it has no frame files or a number is missing
+ * (the message names the missing file), MK_ERR_PARSE for two files with the
+ * same animation and number (`walk_1.obj`, `walk_01.obj`). */
+MK_API mk_status mk_unit_discover(const char *dir, const mk_allocator *allocator,
+                                  mk_unit_files **out, mk_error *err);
+MK_API void mk_unit_files_destroy(mk_unit_files *files);
+
+/* True when dir holds at least one `<Name>_<N>.obj` file. */
+MK_API bool mk_is_unit_folder(const char *dir);
+
+/* ---- loading and validation ---------------------------------------------- */
+
+typedef struct mk_unit_options {
+    const mk_allocator *allocator; /* NULL: malloc */
+    mk_obj_options obj;            /* per-frame reader options */
+    bool skip_heuristics;          /* skip the warning heuristics (faster loads) */
+} mk_unit_options;
+
+typedef struct mk_unit {
+    char *name;                 /* the folder's last path component */
+    mk_unit_files *files;       /* animations and frame file names */
+    mk_frame_set *frames;       /* one frame per file, in files->frame_files order */
+    uint32_t position_count;    /* `v` count of every frame */
+    uint32_t *source_index;     /* frames->vertex_count entries: each vertex's `v` index */
+    uint64_t bytes_on_disk;     /* sum of the frame files' sizes */
+    mk_allocator allocator;
+} mk_unit;
+
+/* Discovers, reads and validates a unit folder. On success *out is the unit
+ * (warnings, if any, go to report). On failure *out is NULL, err holds the
+ * first error and report (when given) holds every error found, each frame
+ * compared with the first. options and report may be NULL. */
+MK_API mk_status mk_unit_load(const char *dir, const mk_unit_options *options, mk_unit **out,
+                              mk_report *report, mk_error *err);
+MK_API void mk_unit_destroy(mk_unit *unit);
+
+/* Index of an animation by exact name, or -1. */
+MK_API int mk_unit_find_animation(const mk_unit *unit, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

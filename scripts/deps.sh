@@ -1,0 +1,17 @@
+#!/bin/sh
+# The one list of Debian packages morphkit needs; installs the missing ones
+# (as root, or through sudo). Used by `make demo` and `make test`.
+set -e
+PACKAGES="build-essential cmake pkg-config libtinyobjloader-dev"
+
+missing=""
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "deps: installing$missing" >&2
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

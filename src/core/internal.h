@@ -1,0 +1,69 @@
+/* Internal helpers shared by the library's layers; not installed. */
+#ifndef MORPHKIT_INTERNAL_H
+#define MORPHKIT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "morphkit/allocator.h"
+
+/* Overflow-checked size arithmetic: false when the result does not fit. */
+static inline bool mk_size_mul(size_t a, size_t b, size_t *out)
+{
+    if (b != 0 && a > SIZE_MAX / b)
+        return false;
+    *out = a * b;
+    return true;
+}
+
+static inline bool mk_size_add(size_t a, size_t b, size_t *out)
+{
+    if (a > SIZE_MAX - b)
+        return false;
+    *out = a + b;
+    return true;
+}
+
+/* Rounds up to a multiple of 16 (sub-arrays in one block stay aligned). */
+static inline bool mk_size_align16(size_t a, size_t *out)
+{
+    if (a > SIZE_MAX - 15)
+        return false;
+    *out = (a + 15) & ~(size_t)15;
+    return true;
+}
+
+/* Adds an aligned array of count*elem bytes to a running block size;
+ * returns false on overflow. *offset receives where the array starts. */
+static inline bool mk_layout_add(size_t *total, size_t count, size_t elem, size_t *offset)
+{
+    size_t bytes;
+    if (!mk_size_mul(count, elem, &bytes) || !mk_size_align16(*total, offset) ||
+        !mk_size_add(*offset, bytes, total))
+        return false;
+    return true;
+}
+
+/* Copies *a into a struct to keep (zeroed = malloc when a is NULL). */
+static inline mk_allocator mk_allocator_copy(const mk_allocator *a)
+{
+    mk_allocator r = {0, 0, 0, 0};
+    if (a && a->alloc)
+        r = *a;
+    return r;
+}
+
+/* strdup through an allocator; the block is strlen + 1 bytes. */
+char *mk_strdup(const mk_allocator *a, const char *s);
+void mk_strfree(const mk_allocator *a, char *s);
+
+/* Blend kernel variants, for tests comparing them with the reference. */
+void mk_blend_positions_scalar(float *out, const float *a, const float *b, float w, size_t count);
+void mk_blend_normals_scalar(float *out, const float *a, const float *b, float w, size_t count);
+#if defined(__SSE2__)
+#define MK_HAVE_SSE2 1
+void mk_blend_normals_sse2(float *out, const float *a, const float *b, float w, size_t count);
+#endif
+
+#endif

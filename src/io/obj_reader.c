@@ -1,0 +1,2 @@
+/* placeholder: replaced by the OBJ reader */
+#include "morphkit/obj.h"

@@ -1,0 +1,59 @@
+#include "fixtures.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char *mk_fx_path(const char *dir, const char *file)
+{
+    static char bufs[4][1024];
+    static int next;
+    char *b = bufs[next++ & 3];
+    snprintf(b, sizeof bufs[0], "%s/%s", dir, file);
+    return b;
+}
+
+const char *mk_fx_dir(const char *name)
+{
+    static char path[1024];
+    char cmd[1200];
+    snprintf(path, sizeof path, "%s/%s", MK_TEST_TMP_DIR, name);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", path, path);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "cannot make %s\n", path);
+        exit(1);
+    }
+    return path;
+}
+
+void mk_fx_write(const char *dir, const char *file, const char *text)
+{
+    const char *p = mk_fx_path(dir, file);
+    FILE *f = fopen(p, "wb");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "cannot write %s\n", p);
+        exit(1);
+    }
+}
+
+char *mk_fx_read(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        fclose(f);
+        free(buf);
+        return NULL;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    if (size)
+        *size = (size_t)n;
+    return buf;
+}
