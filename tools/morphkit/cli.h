@@ -1,0 +1,34 @@
+/* The morphkit tool: one file per subcommand, each thin over the library.
+ *
+ * A command is `int mk_cmd_NAME(int argc, char **argv)` with argv[0] the
+ * command name; it returns the process exit code: 0 success, 1 the input is
+ * invalid, 2 a usage error. Errors go to stderr as `morphkit: file:line: msg`. */
+#ifndef MK_TOOL_CLI_H
+#define MK_TOOL_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "morphkit/morphkit.h"
+
+enum { MK_EXIT_OK = 0, MK_EXIT_INVALID = 1, MK_EXIT_USAGE = 2 };
+
+typedef struct mk_command {
+    const char *name;
+    const char *summary; /* one line for `morphkit --help` */
+    int (*run)(int argc, char **argv);
+} mk_command;
+
+int mk_cmd_validate(int argc, char **argv);
+int mk_cmd_info(int argc, char **argv);
+
+/* Prints `morphkit: <formatted error>` to stderr. */
+void mk_cli_print_error(const mk_error *err);
+/* Prints `morphkit: <printf text>` to stderr. */
+void mk_cli_fail(const char *format, ...) MK_PRINTF(1, 2);
+/* True when argv[i] is -h or --help. */
+bool mk_cli_is_help(const char *arg);
+/* Writes s as a JSON string literal (quotes and escapes). */
+void mk_cli_json_string(FILE *out, const char *s);
+
+#endif
