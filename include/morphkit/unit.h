@@ -129,6 +129,13 @@ MK_API void mk_unit_files_destroy(mk_unit_files *files);
 /* True when dir holds at least one `<Name>_<N>.obj` file. */
 MK_API bool mk_is_unit_folder(const char *dir);
 
+/* Lists the unit folders directly inside a library root, sorted by name, as
+ * "root/name" paths in one array (*paths; free with mk_unit_list_free).
+ * A root without unit folders gives MK_ERR_NOT_FOUND. */
+MK_API mk_status mk_unit_list(const char *root, const mk_allocator *allocator, char ***paths,
+                              uint32_t *count, mk_error *err);
+MK_API void mk_unit_list_free(const mk_allocator *allocator, char **paths, uint32_t count);
+
 /* ---- loading and validation ---------------------------------------------- */
 
 typedef struct mk_unit_options {

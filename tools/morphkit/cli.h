@@ -7,7 +7,9 @@
 #define MK_TOOL_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "morphkit/morphkit.h"
 
@@ -30,5 +32,10 @@ void mk_cli_fail(const char *format, ...) MK_PRINTF(1, 2);
 bool mk_cli_is_help(const char *arg);
 /* Writes s as a JSON string literal (quotes and escapes). */
 void mk_cli_json_string(FILE *out, const char *s);
+bool mk_cli_is_dir(const char *path);
+/* Expands PATH (a unit folder, or a library root of unit folders) into unit
+ * folder paths (malloc'd; free with mk_unit_list_free(NULL, ...)). Prints
+ * the error and returns MK_EXIT_INVALID when PATH is neither. */
+int mk_cli_unit_paths(const char *path, char ***paths, uint32_t *count);
 
 #endif

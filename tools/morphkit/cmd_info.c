@@ -1,8 +1,114 @@
-/* placeholder */
+/* morphkit info PATH [--json]
+ * What a unit holds and what it costs: animations, counts, memory, disk. */
+#include <string.h>
+
 #include "cli.h"
+
+static void help(FILE *out)
+{
+    fprintf(out, "usage: morphkit info [--json] PATH\n\n"
+                 "Prints a unit folder's (or every unit of a library root's) animations\n"
+                 "and frame counts, vertex and triangle counts, the memory its frame set\n"
+                 "needs and the bytes its frame files take on disk.\n\n"
+                 "  --json    one JSON object on stdout\n\n"
+                 "exit codes: 0 success, 1 invalid input, 2 usage error\n");
+}
+
+static void print_text(const char *path, const mk_unit *u)
+{
+    const mk_frame_set *s = u->frames;
+    printf("unit %s (%s)\n", u->name, path);
+    printf("  vertices:   %u (v lines), %u render vertices after splitting by uv/normal\n",
+           u->position_count, s->vertex_count);
+    printf("  triangles:  %u\n", s->index_count / 3);
+    printf("  frames:     %u, normals: %s, texcoords: %s\n", s->frame_count,
+           s->normals ? "yes" : "no", s->texcoords ? "yes" : "no");
+    printf("  memory:     %zu bytes (frame set)\n", s->byte_size);
+    printf("  on disk:    %llu bytes in %u files\n", (unsigned long long)u->bytes_on_disk,
+           u->files->frame_count);
+    printf("  config:     %s\n", u->files->has_config ? "animation.cfg" : "none (defaults)");
+    printf("  animations:\n");
+    for (uint32_t a = 0; a < u->files->animation_count; a++) {
+        const mk_unit_animation *an = &u->files->animations[a];
+        printf("    %-16s %3u frame%s  %s .. %s\n", an->name, an->frame_count,
+               an->frame_count == 1 ? " " : "s", u->files->frame_files[an->first_frame],
+               u->files->frame_files[an->first_frame + an->frame_count - 1]);
+    }
+}
+
+static void print_json(const char *path, const mk_unit *u, bool first)
+{
+    const mk_frame_set *s = u->frames;
+    printf("%s\n  {\"name\": ", first ? "" : ",");
+    mk_cli_json_string(stdout, u->name);
+    printf(", \"path\": ");
+    mk_cli_json_string(stdout, path);
+    printf(", \"vertices\": %u, \"render_vertices\": %u, \"triangles\": %u, \"frames\": %u, "
+           "\"normals\": %s, \"texcoords\": %s, \"memory_bytes\": %zu, \"disk_bytes\": %llu, "
+           "\"config\": %s, \"animations\": [",
+           u->position_count, s->vertex_count, s->index_count / 3, s->frame_count,
+           s->normals ? "true" : "false", s->texcoords ? "true" : "false", s->byte_size,
+           (unsigned long long)u->bytes_on_disk, u->files->has_config ? "true" : "false");
+    for (uint32_t a = 0; a < u->files->animation_count; a++) {
+        const mk_unit_animation *an = &u->files->animations[a];
+        printf("%s{\"name\": ", a ? ", " : "");
+        mk_cli_json_string(stdout, an->name);
+        printf(", \"frames\": %u, \"first_number\": %u}", an->frame_count, an->first_number);
+    }
+    printf("]}");
+}
+
 int mk_cmd_info(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return MK_EXIT_USAGE;
+    bool json = false;
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (mk_cli_is_help(argv[i])) {
+            help(stdout);
+            return MK_EXIT_OK;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (argv[i][0] == '-') {
+            mk_cli_fail("info: unknown option '%s' (see morphkit info --help)", argv[i]);
+            return MK_EXIT_USAGE;
+        } else if (path) {
+            mk_cli_fail("info: one PATH only (see morphkit info --help)");
+            return MK_EXIT_USAGE;
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path) {
+        help(stderr);
+        return MK_EXIT_USAGE;
+    }
+    char **units;
+    uint32_t count;
+    if (mk_cli_unit_paths(path, &units, &count) != MK_EXIT_OK)
+        return MK_EXIT_INVALID;
+    int exit_code = MK_EXIT_OK;
+    if (json)
+        printf("{\"units\": [");
+    mk_unit_options opt = {0};
+    opt.skip_heuristics = true;
+    uint32_t printed = 0;
+    for (uint32_t u = 0; u < count; u++) {
+        mk_unit *unit = NULL;
+        mk_error err;
+        if (mk_unit_load(units[u], &opt, &unit, NULL, &err) != MK_OK) {
+            mk_cli_print_error(&err);
+            exit_code = MK_EXIT_INVALID;
+            continue;
+        }
+        if (json)
+            print_json(units[u], unit, printed == 0);
+        else
+            print_text(units[u], unit);
+        printed++;
+        mk_unit_destroy(unit);
+    }
+    if (json)
+        printf("\n]}\n");
+    mk_unit_list_free(NULL, units, count);
+    return exit_code;
 }

@@ -1,5 +1,4 @@
 /* morphkit: dispatch to the subcommands. */
-#include <stdarg.h>
 #include <string.h>
 
 #include "cli.h"
@@ -19,44 +18,6 @@ static void usage(FILE *out)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\nexit codes: 0 success, 1 invalid input, 2 usage error\n");
-}
-
-void mk_cli_print_error(const mk_error *err)
-{
-    char buf[MK_ERROR_FILE_MAX + MK_ERROR_MESSAGE_MAX + 32];
-    mk_error_format(err, buf, sizeof buf);
-    fprintf(stderr, "morphkit: %s\n", buf);
-}
-
-void mk_cli_fail(const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    fputs("morphkit: ", stderr);
-    vfprintf(stderr, format, args);
-    fputc('\n', stderr);
-    va_end(args);
-}
-
-bool mk_cli_is_help(const char *arg)
-{
-    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
-}
-
-void mk_cli_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", out);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,330 @@
+/* Unit loading: discover, read every frame, compare with the first, then
+ * build one frame set.
+ *
+ * Render vertices: two face corners become the same vertex only when they
+ * agree on `v`, `vt` and, in every frame, `vn`. Blender numbers normals per
+ * pose, so corners that share a normal in one frame may not in another; the
+ * classes are refined frame by frame (class' = id of (class, vn in frame f)),
+ * which splits exactly where some frame needs it. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+#include "unit_internal.h"
+
+/* ---- a small open-addressing map from 64-bit keys to dense ids ---------- */
+
+typedef struct id_map {
+    uint64_t *keys;
+    uint32_t *ids;
+    size_t mask;
+    uint32_t next_id;
+} id_map;
+
+static bool id_map_init(id_map *m, const mk_allocator *a, size_t n)
+{
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    m->keys = mk_alloc(a, cap * sizeof *m->keys);
+    m->ids = mk_alloc(a, cap * sizeof *m->ids);
+    m->mask = cap - 1;
+    m->next_id = 0;
+    if (!m->keys || !m->ids)
+        return false;
+    memset(m->ids, 0xff, cap * sizeof *m->ids); /* UINT32_MAX = empty slot */
+    return true;
+}
+
+static void id_map_free(id_map *m, const mk_allocator *a)
+{
+    mk_free(a, m->keys, (m->mask + 1) * sizeof *m->keys);
+    mk_free(a, m->ids, (m->mask + 1) * sizeof *m->ids);
+}
+
+static void id_map_clear(id_map *m)
+{
+    memset(m->ids, 0xff, (m->mask + 1) * sizeof *m->ids);
+    m->next_id = 0;
+}
+
+/* The id of key, assigning the next one on first sight (first-use order). */
+static uint32_t id_map_get(id_map *m, uint64_t key)
+{
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    for (size_t i = (size_t)(h >> 32) & m->mask;; i = (i + 1) & m->mask) {
+        if (m->ids[i] == UINT32_MAX) {
+            m->keys[i] = key;
+            return m->ids[i] = m->next_id++;
+        }
+        if (m->keys[i] == key)
+            return m->ids[i];
+    }
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+static void normalize3(float *v)
+{
+    float len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    float inv = len2 > 1e-24f ? 1.0f / sqrtf(len2) : 0.0f;
+    v[0] *= inv;
+    v[1] *= inv;
+    v[2] *= inv;
+}
+
+/* Assigns every reference corner its render vertex; returns the count, or 0
+ * when out of memory. */
+static uint32_t unify_corners(const mk_unit_build *b, uint32_t *vertex_of_corner)
+{
+    const mk_obj *ref = b->objs[0];
+    uint32_t corners = 3 * ref->triangle_count;
+    id_map m;
+    if (!id_map_init(&m, b->allocator, corners)) {
+        id_map_free(&m, b->allocator);
+        return 0;
+    }
+    for (uint32_t c = 0; c < corners; c++) {
+        uint64_t vt = b->has_texcoords ? ref->corner_texcoord[c] : 0;
+        vertex_of_corner[c] = id_map_get(&m, (uint64_t)ref->corner_position[c] << 32 | vt);
+    }
+    for (uint32_t f = 0; b->has_normals && f < b->files->frame_count; f++) {
+        const mk_obj *o = b->objs[f];
+        const uint32_t *map = b->corner_map[f];
+        id_map_clear(&m);
+        for (uint32_t c = 0; c < corners; c++) {
+            uint32_t vn = o->corner_normal[map ? map[c] : c];
+            vertex_of_corner[c] = id_map_get(&m, (uint64_t)vertex_of_corner[c] << 32 | vn);
+        }
+    }
+    uint32_t count = m.next_id;
+    id_map_free(&m, b->allocator);
+    return count;
+}
+
+static mk_status build_frame_set(const mk_unit_build *b, mk_unit *u, mk_error *err)
+{
+    const mk_obj *ref = b->objs[0];
+    uint32_t corners = 3 * ref->triangle_count, frames = b->files->frame_count;
+    uint32_t *vertex_of_corner = mk_alloc(b->allocator, (size_t)corners * sizeof(uint32_t));
+    uint32_t vertices = vertex_of_corner ? unify_corners(b, vertex_of_corner) : 0;
+    if (!vertices) {
+        mk_free(b->allocator, vertex_of_corner, (size_t)corners * sizeof(uint32_t));
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, b->files->dir, 0, "out of memory");
+    }
+    mk_frame_set_desc desc = {frames, vertices, corners, b->has_normals, b->has_texcoords};
+    mk_status st = mk_frame_set_create(&desc, b->allocator, &u->frames, err);
+    u->source_index = st == MK_OK ? mk_alloc(b->allocator, (size_t)vertices * sizeof(uint32_t)) : NULL;
+    if (st == MK_OK && !u->source_index)
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, b->files->dir, 0, "out of memory");
+    if (st != MK_OK) {
+        mk_free(b->allocator, vertex_of_corner, (size_t)corners * sizeof(uint32_t));
+        return st;
+    }
+    mk_frame_set *s = u->frames;
+    for (uint32_t c = 0; c < corners; c++) {
+        uint32_t v = vertex_of_corner[c];
+        s->indices[c] = v;
+        u->source_index[v] = ref->corner_position[c];
+        if (s->texcoords)
+            memcpy(s->texcoords + 2 * (size_t)v, ref->texcoords + 2 * (size_t)ref->corner_texcoord[c],
+                   2 * sizeof(float));
+        for (uint32_t f = 0; f < frames; f++) {
+            const mk_obj *o = b->objs[f];
+            memcpy(mk_frame_set_positions(s, f) + 3 * (size_t)v,
+                   o->positions + 3 * (size_t)ref->corner_position[c], 3 * sizeof(float));
+            if (s->normals) {
+                const uint32_t *map = b->corner_map[f];
+                float *n = mk_frame_set_normals(s, f) + 3 * (size_t)v;
+                memcpy(n, o->normals + 3 * (size_t)o->corner_normal[map ? map[c] : c],
+                       3 * sizeof(float));
+                normalize3(n);
+            }
+        }
+    }
+    u->position_count = ref->position_count;
+    mk_free(b->allocator, vertex_of_corner, (size_t)corners * sizeof(uint32_t));
+    return MK_OK;
+}
+
+/* ---- the load ------------------------------------------------------------ */
+
+static const char *last_component(const char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    size_t i = n;
+    while (i > 0 && path[i - 1] != '/')
+        i--;
+    return path + i;
+}
+
+static char *unit_name(const mk_allocator *a, const char *dir)
+{
+    const char *s = last_component(dir);
+    size_t n = strlen(s);
+    while (n > 1 && s[n - 1] == '/')
+        n--;
+    char *r = mk_alloc(a, n + 1);
+    if (r) {
+        memcpy(r, s, n);
+        r[n] = '\0';
+    }
+    return r;
+}
+
+static void free_build(mk_unit_build *b)
+{
+    uint32_t n = b->files ? b->files->frame_count : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (b->objs)
+            mk_obj_destroy(b->objs[i]);
+        if (b->paths)
+            mk_strfree(b->allocator, b->paths[i]);
+        if (b->corner_map && b->corner_map[i])
+            mk_free(b->allocator, b->corner_map[i],
+                    3 * (size_t)b->objs[0]->triangle_count * sizeof(uint32_t));
+    }
+    mk_free(b->allocator, b->objs, n * sizeof *b->objs);
+    mk_free(b->allocator, b->paths, n * sizeof *b->paths);
+    mk_free(b->allocator, b->corner_map, n * sizeof *b->corner_map);
+}
+
+void mk_unit_destroy(mk_unit *u)
+{
+    if (!u)
+        return;
+    mk_allocator a = u->allocator;
+    if (u->frames && u->source_index)
+        mk_free(&a, u->source_index, (size_t)u->frames->vertex_count * sizeof(uint32_t));
+    mk_frame_set_destroy(u->frames);
+    mk_unit_files_destroy(u->files);
+    mk_strfree(&a, u->name);
+    mk_free(&a, u, sizeof *u);
+}
+
+/* Reads every frame; read errors go to the report. Returns the error count. */
+static uint32_t read_frames(mk_unit_build *b, const mk_unit_options *opt, mk_unit *u,
+                            mk_report *rep)
+{
+    uint32_t n = b->files->frame_count, errors = 0;
+    mk_obj_options oo = opt ? opt->obj : (mk_obj_options){0};
+    oo.allocator = b->allocator;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t len = strlen(b->files->dir) + strlen(b->files->frame_files[i]) + 2;
+        b->paths[i] = mk_alloc(b->allocator, len);
+        if (!b->paths[i]) {
+            mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_FILE, b->files->dir, 0, NULL, 0,
+                          "out of memory");
+            return errors + 1;
+        }
+        snprintf(b->paths[i], len, "%s/%s", b->files->dir, b->files->frame_files[i]);
+        struct stat st;
+        if (stat(b->paths[i], &st) == 0)
+            u->bytes_on_disk += (uint64_t)st.st_size;
+        mk_error e;
+        if (mk_obj_load(b->paths[i], &oo, &b->objs[i], &e) != MK_OK) {
+            mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_FILE, e.file, e.line, NULL, 0, "%s",
+                          e.message);
+            errors++;
+        }
+    }
+    return errors;
+}
+
+/* The first error reported since item `from`, as an mk_error. */
+static mk_status first_error(const mk_report *rep, uint32_t from, mk_error *err)
+{
+    for (uint32_t i = from; i < rep->count; i++) {
+        const mk_diagnostic *d = &rep->items[i];
+        if (d->severity != MK_SEVERITY_ERROR)
+            continue;
+        mk_status code = d->check == MK_CHECK_FILE        ? MK_ERR_PARSE
+                         : d->check == MK_CHECK_DISCOVERY ? MK_ERR_NOT_FOUND
+                                                          : MK_ERR_MISMATCH;
+        if (strcmp(d->message, "out of memory") == 0)
+            code = MK_ERR_OUT_OF_MEMORY;
+        if (!d->other_file[0])
+            return mk_error_set(err, code, d->file, d->line, "%s", d->message);
+        char other[MK_ERROR_FILE_MAX + 16];
+        if (d->other_line)
+            snprintf(other, sizeof other, "%s:%d", d->other_file, d->other_line);
+        else
+            snprintf(other, sizeof other, "%s", d->other_file);
+        return mk_error_set(err, code, d->file, d->line, "%s (compared with %s)", d->message,
+                            other);
+    }
+    return mk_error_set(err, MK_ERR_MISMATCH, NULL, 0, "the unit is invalid (see the report)");
+}
+
+mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, mk_unit **out,
+                       mk_report *report, mk_error *err)
+{
+    const mk_allocator *al = opt ? opt->allocator : NULL;
+    mk_report local = {0};
+    local.allocator = al;
+    mk_report *rep = report ? report : &local;
+    uint32_t errors_before = rep->error_count, items_before = rep->count;
+    *out = NULL;
+
+    mk_unit *u = mk_alloc(al, sizeof *u);
+    if (!u)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, dir, 0, "out of memory");
+    memset(u, 0, sizeof *u);
+    u->allocator = mk_allocator_copy(al);
+    mk_error e;
+    mk_status st = mk_unit_discover(dir, al, &u->files, &e);
+    if (st != MK_OK) {
+        mk_report_add(rep, MK_SEVERITY_ERROR,
+                      st == MK_ERR_IO ? MK_CHECK_FILE : MK_CHECK_DISCOVERY, e.file, e.line, NULL,
+                      0, "%s", e.message);
+        if (err)
+            *err = e;
+        mk_unit_destroy(u);
+        mk_report_reset(&local);
+        return st;
+    }
+    mk_unit_build b = {0};
+    b.allocator = al;
+    b.files = u->files;
+    uint32_t n = u->files->frame_count;
+    b.objs = mk_alloc(al, n * sizeof *b.objs);
+    b.paths = mk_alloc(al, n * sizeof *b.paths);
+    b.corner_map = mk_alloc(al, n * sizeof *b.corner_map);
+    u->name = unit_name(al, dir);
+    if (!b.objs || !b.paths || !b.corner_map || !u->name) {
+        mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_FILE, dir, 0, NULL, 0, "out of memory");
+    } else {
+        memset(b.objs, 0, n * sizeof *b.objs);
+        memset(b.paths, 0, n * sizeof *b.paths);
+        memset(b.corner_map, 0, n * sizeof *b.corner_map);
+        if (read_frames(&b, opt, u, rep) == 0 && mk_unit_check_topology(&b, rep) == 0) {
+            if (build_frame_set(&b, u, &e) != MK_OK)
+                mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_FILE, e.file, e.line, NULL, 0,
+                              "%s", e.message);
+            else if (!(opt && opt->skip_heuristics))
+                mk_unit_check_heuristics(&b, u, rep);
+        }
+    }
+    free_build(&b);
+    if (rep->error_count != errors_before) {
+        st = first_error(rep, items_before, err);
+        mk_unit_destroy(u);
+    } else {
+        st = MK_OK;
+        *out = u;
+    }
+    mk_report_reset(&local);
+    return st;
+}
+
+int mk_unit_find_animation(const mk_unit *unit, const char *name)
+{
+    for (uint32_t i = 0; i < unit->files->animation_count; i++)
+        if (strcmp(unit->files->animations[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
