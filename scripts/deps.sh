@@ -2,7 +2,7 @@
 # The one list of Debian packages morphkit needs; installs the missing ones
 # (as root, or through sudo). Used by `make demo` and `make test`.
 set -e
-PACKAGES="build-essential cmake pkg-config libtinyobjloader-dev"
+PACKAGES="build-essential cmake pkg-config libcjson-dev libtinyobjloader-dev libtinygltf-dev"
 
 missing=""
 for p in $PACKAGES; do
