@@ -11,8 +11,9 @@
  * below 1e-12 (opposite inputs at w = 0.5, or zero inputs) is written as
  * (0, 0, 0), never NaN, so a caller can detect it.
  *
- * The kernels use SSE2 on x86-64 and plain C elsewhere; both match the plain
- * C reference within 2e-7 per component for unit-length results. */
+ * The kernels use AVX where the CPU has it (checked at run time), else SSE2
+ * on x86-64, else plain C; every variant matches the plain C reference
+ * within 2e-7 per component (in practice bit for bit). */
 #ifndef MORPHKIT_BLEND_H
 #define MORPHKIT_BLEND_H
 
@@ -34,7 +35,7 @@ MK_API void mk_blend_normals(float *out, const float *a, const float *b, float w
 MK_API void mk_blend_frames(const mk_frame_set *set, uint32_t fa, uint32_t fb, float w,
                             float *out_positions, float *out_normals);
 
-/* The name of the kernel variant this build uses ("sse2" or "scalar"). */
+/* The name of the kernel variant in use ("avx", "sse2" or "scalar"). */
 MK_API const char *mk_blend_kernel_name(void);
 
 #ifdef __cplusplus

@@ -65,5 +65,10 @@ void mk_blend_normals_scalar(float *out, const float *a, const float *b, float w
 #define MK_HAVE_SSE2 1
 void mk_blend_normals_sse2(float *out, const float *a, const float *b, float w, size_t count);
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#define MK_HAVE_AVX 1
+void mk_blend_positions_avx(float *out, const float *a, const float *b, float w, size_t count);
+void mk_blend_normals_avx(float *out, const float *a, const float *b, float w, size_t count);
+#endif
 
 #endif
