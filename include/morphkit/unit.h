@@ -19,8 +19,8 @@
  *
  * Warning heuristics (reported, never fatal):
  *  - scramble: for neighbouring frames k, k+1 of an animation, each edge's
- *    length change |L(k+1) - L(k)| is divided by the unit's size (largest
- *    bounding-box diagonal over all frames). An edge is suspicious when that
+ *    length change |L(k+1) - L(k)| is divided by the unit's size (the
+ *    median of the frames' bounding-box diagonals). An edge is suspicious when that
  *    exceeds 0.10 and also 10 times the 90th percentile of all edges' changes
  *    for that pair; the warning names frame k+1 and the edge's vertices
  *    (1-based `v` numbers).
@@ -161,6 +161,13 @@ typedef struct mk_unit {
 MK_API mk_status mk_unit_load(const char *dir, const mk_unit_options *options, mk_unit **out,
                               mk_report *report, mk_error *err);
 MK_API void mk_unit_destroy(mk_unit *unit);
+
+/* Copies a float3 stream indexed by render vertex (a blended pose) into the
+ * OBJ's `v` order: out receives position_count float3. Render vertices that
+ * share a `v` hold the same position, so any of them may be the one copied.
+ * (A `v` that no face uses still has a render vertex, placed after the
+ * others, with zero normal and texcoord.) */
+MK_API void mk_unit_to_source_order(const mk_unit *unit, const float *render, float *out);
 
 /* Index of an animation by exact name, or -1. */
 MK_API int mk_unit_find_animation(const mk_unit *unit, const char *name);

@@ -112,6 +112,40 @@ static float select_kth(float *v, uint32_t n, uint32_t k)
     return v[k];
 }
 
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Names the vertices at the centre of the flagged edges: those on at least
+ * half as many flagged edges as the most-involved one (for a swap of two
+ * vertices, exactly those two), most-involved first. */
+static void name_vertices(uint32_t *ends, uint32_t n, char *list, size_t size)
+{
+    qsort(ends, n, sizeof *ends, compare_u32);
+    uint32_t best = 0;
+    for (uint32_t i = 0, run; i < n; i += run) {
+        for (run = 1; i + run < n && ends[i + run] == ends[i]; run++) {
+        }
+        best = run > best ? run : best;
+    }
+    size_t len = 0;
+    uint32_t named = 0;
+    for (uint32_t want = best; want > 0 && want * 2 >= best; want--)
+        for (uint32_t i = 0, run; i < n; i += run) {
+            for (run = 1; i + run < n && ends[i + run] == ends[i]; run++) {
+            }
+            if (run != want || len >= size)
+                continue;
+            if (named++ == MAX_NAMED_VERTICES) {
+                len += (size_t)snprintf(list + len, size - len, ", ...");
+                return;
+            }
+            len += (size_t)snprintf(list + len, size - len, "%s%u", len ? ", " : "", ends[i] + 1);
+        }
+}
+
 static void check_scramble_pair(const mk_unit_build *b, uint32_t fa, uint32_t fb,
                                 const uint64_t *edges, uint32_t n, float size, float *change,
                                 float *scratch, mk_report *rep)
@@ -124,35 +158,32 @@ static void check_scramble_pair(const mk_unit_build *b, uint32_t fa, uint32_t fb
     float limit = SCRAMBLE_TYPICAL_FACTOR * p90;
     if (limit < SCRAMBLE_MIN_CHANGE)
         limit = SCRAMBLE_MIN_CHANGE;
-    uint32_t flagged = 0, named = 0;
-    uint32_t verts[MAX_NAMED_VERTICES];
+    uint32_t flagged = 0;
     float worst = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (!(change[i] > limit))
-            continue;
-        flagged++;
-        worst = change[i] > worst ? change[i] : worst;
-        uint32_t ends[2] = {(uint32_t)(edges[i] >> 32), (uint32_t)(edges[i] & 0xffffffffu)};
-        for (int k = 0; k < 2; k++) {
-            bool seen = false;
-            for (uint32_t j = 0; j < named; j++)
-                seen |= verts[j] == ends[k];
-            if (!seen && named < MAX_NAMED_VERTICES)
-                verts[named++] = ends[k];
+    for (uint32_t i = 0; i < n; i++)
+        if (change[i] > limit) {
+            flagged++;
+            worst = change[i] > worst ? change[i] : worst;
         }
-    }
     if (!flagged)
         return;
-    char list[128] = "";
-    size_t len = 0;
-    for (uint32_t j = 0; j < named && len < sizeof list; j++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%u", j ? ", " : "", verts[j] + 1);
+    uint32_t *ends = mk_alloc(b->allocator, 2 * (size_t)flagged * sizeof *ends);
+    char list[160] = "?";
+    if (ends) {
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (change[i] > limit) {
+                ends[k++] = (uint32_t)(edges[i] >> 32);
+                ends[k++] = (uint32_t)(edges[i] & 0xffffffffu);
+            }
+        name_vertices(ends, k, list, sizeof list);
+        mk_free(b->allocator, ends, 2 * (size_t)flagged * sizeof *ends);
+    }
     mk_report_add(rep, MK_SEVERITY_WARNING, MK_CHECK_SCRAMBLE, b->paths[fb], 0, b->paths[fa], 0,
-                  "likely vertex-order scramble: %u edge%s change length by up to %.0f%% of the "
-                  "unit's size from the previous frame, while 90%% of edges change by %.2f%% or "
-                  "less; vertices involved: v %s%s",
-                  flagged, flagged == 1 ? "" : "s", worst * 100.0f, p90 * 100.0f, list,
-                  flagged * 2 > named && named == MAX_NAMED_VERTICES ? ", ..." : "");
+                  "likely vertex-order scramble around v %s: %u edge%s change length by up to "
+                  "%.0f%% of the unit's size from the previous frame, while 90%% of edges change "
+                  "by %.2f%% or less",
+                  list, flagged, flagged == 1 ? "" : "s", worst * 100.0f, p90 * 100.0f);
 }
 
 static void check_scrambles(const mk_unit_build *b, float size, mk_report *rep)
@@ -160,7 +191,7 @@ static void check_scrambles(const mk_unit_build *b, float size, mk_report *rep)
     uint32_t n = 0;
     uint64_t *edges = unique_edges(b, &n);
     float *change = edges ? mk_alloc(b->allocator, 2 * (size_t)n * sizeof *change) : NULL;
-    if (change && size > 0) {
+    if (change) {
         for (uint32_t a = 0; a < b->files->animation_count; a++) {
             const mk_unit_animation *an = &b->files->animations[a];
             for (uint32_t k = 0; k + 1 < an->frame_count; k++)
@@ -235,21 +266,32 @@ static void check_jumps(const mk_unit_build *b, const frame_shape *shapes, float
     }
 }
 
+static int compare_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
 void mk_unit_check_heuristics(const mk_unit_build *b, const mk_unit *u, mk_report *rep)
 {
     uint32_t frames = b->files->frame_count;
     frame_shape *shapes = mk_alloc(b->allocator, frames * sizeof *shapes);
-    if (!shapes)
-        return;
-    float size = 0;
-    for (uint32_t f = 0; f < frames; f++) {
-        shapes[f] = shape_of(b->objs[f]);
-        size = shapes[f].diagonal > size ? shapes[f].diagonal : size;
+    float *diagonals = mk_alloc(b->allocator, frames * sizeof *diagonals);
+    if (shapes && diagonals) {
+        for (uint32_t f = 0; f < frames; f++) {
+            shapes[f] = shape_of(b->objs[f]);
+            diagonals[f] = shapes[f].diagonal;
+        }
+        /* the median, so one frame at the wrong scale does not set the yardstick */
+        qsort(diagonals, frames, sizeof *diagonals, compare_float);
+        float size = diagonals[frames / 2];
+        if (size > 0) {
+            check_scrambles(b, size, rep);
+            check_jumps(b, shapes, size, rep);
+        }
+        if (u->frames->texcoords)
+            check_uvs(b, rep);
     }
-    check_scrambles(b, size, rep);
-    if (u->frames->texcoords)
-        check_uvs(b, rep);
-    if (size > 0)
-        check_jumps(b, shapes, size, rep);
     mk_free(b->allocator, shapes, frames * sizeof *shapes);
+    mk_free(b->allocator, diagonals, frames * sizeof *diagonals);
 }

@@ -104,23 +104,43 @@ static uint32_t unify_corners(const mk_unit_build *b, uint32_t *vertex_of_corner
     return count;
 }
 
+/* Marks the `v` indices no face uses; returns how many there are. Such
+ * vertices still get a render vertex (after all others) so that every `v`
+ * has a place in the frame set and in `v`-order output. */
+static uint32_t mark_unused(const mk_obj *ref, uint32_t *first_vertex_of_v)
+{
+    uint32_t unused = 0;
+    for (uint32_t i = 0; i < ref->position_count; i++)
+        first_vertex_of_v[i] = UINT32_MAX;
+    for (uint32_t c = 0; c < 3 * ref->triangle_count; c++)
+        first_vertex_of_v[ref->corner_position[c]] = 0;
+    for (uint32_t i = 0; i < ref->position_count; i++)
+        unused += first_vertex_of_v[i] == UINT32_MAX;
+    return unused;
+}
+
 static mk_status build_frame_set(const mk_unit_build *b, mk_unit *u, mk_error *err)
 {
     const mk_obj *ref = b->objs[0];
+    const mk_allocator *al = b->allocator;
     uint32_t corners = 3 * ref->triangle_count, frames = b->files->frame_count;
-    uint32_t *vertex_of_corner = mk_alloc(b->allocator, (size_t)corners * sizeof(uint32_t));
+    size_t scratch_size = ((size_t)corners + ref->position_count) * sizeof(uint32_t);
+    uint32_t *vertex_of_corner = mk_alloc(al, scratch_size);
+    uint32_t *v_state = vertex_of_corner ? vertex_of_corner + corners : NULL;
     uint32_t vertices = vertex_of_corner ? unify_corners(b, vertex_of_corner) : 0;
     if (!vertices) {
-        mk_free(b->allocator, vertex_of_corner, (size_t)corners * sizeof(uint32_t));
+        mk_free(al, vertex_of_corner, scratch_size);
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, b->files->dir, 0, "out of memory");
     }
-    mk_frame_set_desc desc = {frames, vertices, corners, b->has_normals, b->has_texcoords};
-    mk_status st = mk_frame_set_create(&desc, b->allocator, &u->frames, err);
-    u->source_index = st == MK_OK ? mk_alloc(b->allocator, (size_t)vertices * sizeof(uint32_t)) : NULL;
+    uint32_t unused = mark_unused(ref, v_state);
+    mk_frame_set_desc desc = {frames, vertices + unused, corners, b->has_normals,
+                              b->has_texcoords};
+    mk_status st = mk_frame_set_create(&desc, al, &u->frames, err);
+    u->source_index = st == MK_OK ? mk_alloc(al, (size_t)desc.vertex_count * sizeof(uint32_t)) : NULL;
     if (st == MK_OK && !u->source_index)
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, b->files->dir, 0, "out of memory");
     if (st != MK_OK) {
-        mk_free(b->allocator, vertex_of_corner, (size_t)corners * sizeof(uint32_t));
+        mk_free(al, vertex_of_corner, scratch_size);
         return st;
     }
     mk_frame_set *s = u->frames;
@@ -144,8 +164,19 @@ static mk_status build_frame_set(const mk_unit_build *b, mk_unit *u, mk_error *e
             }
         }
     }
+    /* unused `v`s: positions only (normals and texcoords stay zero) */
+    uint32_t v = vertices;
+    for (uint32_t i = 0; i < ref->position_count; i++) {
+        if (v_state[i] != UINT32_MAX)
+            continue;
+        u->source_index[v] = i;
+        for (uint32_t f = 0; f < frames; f++)
+            memcpy(mk_frame_set_positions(s, f) + 3 * (size_t)v,
+                   b->objs[f]->positions + 3 * (size_t)i, 3 * sizeof(float));
+        v++;
+    }
     u->position_count = ref->position_count;
-    mk_free(b->allocator, vertex_of_corner, (size_t)corners * sizeof(uint32_t));
+    mk_free(al, vertex_of_corner, scratch_size);
     return MK_OK;
 }
 
@@ -179,14 +210,15 @@ static char *unit_name(const mk_allocator *a, const char *dir)
 static void free_build(mk_unit_build *b)
 {
     uint32_t n = b->files ? b->files->frame_count : 0;
+    /* corner maps exist only once frame 0 was read; their size is frame 0's */
+    size_t map_size = b->objs && b->objs[0] ? 3 * (size_t)b->objs[0]->triangle_count : 0;
     for (uint32_t i = 0; i < n; i++) {
         if (b->objs)
             mk_obj_destroy(b->objs[i]);
         if (b->paths)
             mk_strfree(b->allocator, b->paths[i]);
         if (b->corner_map && b->corner_map[i])
-            mk_free(b->allocator, b->corner_map[i],
-                    3 * (size_t)b->objs[0]->triangle_count * sizeof(uint32_t));
+            mk_free(b->allocator, b->corner_map[i], map_size * sizeof(uint32_t));
     }
     mk_free(b->allocator, b->objs, n * sizeof *b->objs);
     mk_free(b->allocator, b->paths, n * sizeof *b->paths);
@@ -327,4 +359,10 @@ int mk_unit_find_animation(const mk_unit *unit, const char *name)
         if (strcmp(unit->files->animations[i].name, name) == 0)
             return (int)i;
     return -1;
+}
+
+void mk_unit_to_source_order(const mk_unit *unit, const float *render, float *out)
+{
+    for (uint32_t v = 0; v < unit->frames->vertex_count; v++)
+        memcpy(out + 3 * (size_t)unit->source_index[v], render + 3 * (size_t)v, 3 * sizeof(float));
 }

@@ -75,17 +75,24 @@ static bool same_set4(const uint32_t a[4], const uint32_t b[4])
     return true;
 }
 
-/* Is triangles t, t+1 of frame f the reference's quad with the other diagonal? */
+/* Is triangles t, t+1 of frame f the reference's quad split along its other
+ * diagonal? The frame's shared edge must join the two corners that are not
+ * on the reference's shared edge. */
 static bool is_flipped_quad(const mk_obj *ref, const mk_obj *f, uint32_t t)
 {
     if (t + 1 >= ref->triangle_count || t + 1 >= f->triangle_count)
         return false;
     uint32_t qa[4], ea[2], qb[4], eb[2];
     if (!quad_of(ref->corner_position + 3 * t, ref->corner_position + 3 * t + 3, qa, ea) ||
-        !quad_of(f->corner_position + 3 * t, f->corner_position + 3 * t + 3, qb, eb))
+        !quad_of(f->corner_position + 3 * t, f->corner_position + 3 * t + 3, qb, eb) ||
+        !same_set4(qa, qb))
         return false;
-    bool same_edge = (ea[0] == eb[0] && ea[1] == eb[1]) || (ea[0] == eb[1] && ea[1] == eb[0]);
-    return same_set4(qa, qb) && !same_edge;
+    uint32_t other[2], n = 0;
+    for (int i = 0; i < 4; i++)
+        if (qa[i] != ea[0] && qa[i] != ea[1])
+            other[n++] = qa[i];
+    return n == 2 && ((eb[0] == other[0] && eb[1] == other[1]) ||
+                      (eb[0] == other[1] && eb[1] == other[0]));
 }
 
 /* Maps the reference corners of triangles t, t+1 to frame corners holding

@@ -1,0 +1,437 @@
+/* Unit folders: discovery rules and frame validation, on fixtures written
+ * by the tests (expected values computed by hand from those texts). */
+#include <stdarg.h>
+
+#include "fixtures.h"
+#include "mk_test.h"
+#include "morphkit/morphkit.h"
+
+static const char QUAD[] = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n";
+
+/* ---- discovery ----------------------------------------------------------- */
+
+static void test_discover_numbering_and_ignored_files(void)
+{
+    const char *d = mk_fx_dir("disc_basic");
+    mk_fx_write(d, "Walk_2.obj", QUAD);
+    mk_fx_write(d, "Walk_1.obj", QUAD);
+    mk_fx_write(d, "Walk_3.obj", QUAD);
+    mk_fx_write(d, "Idle_0.obj", QUAD);
+    mk_fx_write(d, "Idle_1.OBJ", QUAD);
+    mk_fx_write(d, "Attack_Heavy_1.obj", QUAD); /* name is everything before the last _ */
+    mk_fx_write(d, "unit.mtl", "newmtl a\n");
+    mk_fx_write(d, "notes.txt", "hi\n");
+    mk_fx_write(d, "animation.cfg", "# nothing\n");
+    mk_fx_write(d, "Walk.obj", QUAD);      /* no number */
+    mk_fx_write(d, "Walk_1.obj.bak", QUAD); /* not .obj */
+    mk_fx_write(d, "Walk_x1.obj", QUAD);    /* not a number */
+    mk_fx_write(d, "_1.obj", QUAD);         /* empty name */
+    char sub[1100];
+    snprintf(sub, sizeof sub, "mkdir -p '%s/Run_1.obj'", d); /* a folder, not a file */
+    CHECK(system(sub) == 0);
+    mk_unit_files *f = NULL;
+    mk_error e;
+    CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_OK);
+    if (!f)
+        return;
+    CHECK_EQ_INT(f->animation_count, 3);
+    CHECK(strcmp(f->animations[0].name, "Attack_Heavy") == 0);
+    CHECK(strcmp(f->animations[1].name, "Idle") == 0);
+    CHECK(strcmp(f->animations[2].name, "Walk") == 0);
+    CHECK_EQ_INT(f->animations[1].first_number, 0);
+    CHECK_EQ_INT(f->animations[1].frame_count, 2);
+    CHECK_EQ_INT(f->animations[1].first_frame, 1);
+    CHECK_EQ_INT(f->animations[2].first_number, 1);
+    CHECK_EQ_INT(f->animations[2].frame_count, 3);
+    CHECK_EQ_INT(f->animations[2].first_frame, 3);
+    CHECK_EQ_INT(f->frame_count, 6);
+    CHECK(strcmp(f->frame_files[2], "Idle_1.OBJ") == 0);
+    CHECK(strcmp(f->frame_files[3], "Walk_1.obj") == 0);
+    CHECK(strcmp(f->frame_files[5], "Walk_3.obj") == 0);
+    CHECK(f->has_config);
+    mk_unit_files_destroy(f);
+}
+
+static void test_discover_blender_padding(void)
+{
+    const char *d = mk_fx_dir("disc_pad");
+    mk_fx_write(d, "walk_000001.obj", QUAD);
+    mk_fx_write(d, "walk_000002.obj", QUAD);
+    mk_fx_write(d, "walk_000010.obj", QUAD); /* 10 before 2 in byte order; sorted numerically */
+    for (int i = 3; i <= 9; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "walk_%06d.obj", i);
+        mk_fx_write(d, name, QUAD);
+    }
+    mk_unit_files *f = NULL;
+    mk_error e;
+    CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_OK);
+    if (!f)
+        return;
+    CHECK_EQ_INT(f->animation_count, 1);
+    CHECK_EQ_INT(f->animations[0].frame_count, 10);
+    CHECK_EQ_INT(f->animations[0].first_number, 1);
+    CHECK(strcmp(f->frame_files[9], "walk_000010.obj") == 0);
+    CHECK(!f->has_config);
+    mk_unit_files_destroy(f);
+}
+
+static void test_discover_gap_names_missing_file(void)
+{
+    const char *d = mk_fx_dir("disc_gap");
+    mk_fx_write(d, "Walk_1.obj", QUAD);
+    mk_fx_write(d, "Walk_2.obj", QUAD);
+    mk_fx_write(d, "Walk_4.obj", QUAD);
+    mk_unit_files *f = (mk_unit_files *)1;
+    mk_error e;
+    CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_ERR_NOT_FOUND);
+    CHECK(f == NULL);
+    CHECK_CONTAINS(e.message, "missing frame file 'Walk_3.obj'");
+    CHECK_CONTAINS(e.file, "disc_gap");
+
+    d = mk_fx_dir("disc_gap_pad");
+    mk_fx_write(d, "run_0001.obj", QUAD);
+    mk_fx_write(d, "run_0003.obj", QUAD);
+    CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_ERR_NOT_FOUND);
+    CHECK_CONTAINS(e.message, "'run_0002.obj'");
+}
+
+static void test_discover_duplicates_and_empty(void)
+{
+    const char *d = mk_fx_dir("disc_dup");
+    mk_fx_write(d, "Walk_1.obj", QUAD);
+    mk_fx_write(d, "Walk_01.obj", QUAD);
+    mk_unit_files *f;
+    mk_error e;
+    CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_ERR_PARSE);
+    CHECK_CONTAINS(e.message, "are both frame 1 of animation 'Walk'");
+
+    d = mk_fx_dir("disc_empty");
+    mk_fx_write(d, "readme.txt", "x");
+    CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_ERR_NOT_FOUND);
+    CHECK_CONTAINS(e.message, "no frame files");
+    CHECK(!mk_is_unit_folder(d));
+    CHECK(mk_unit_discover("/nonexistent/folder", NULL, &f, &e) == MK_ERR_IO);
+    CHECK_CONTAINS(e.message, "cannot open folder");
+}
+
+static void test_library_root_listing(void)
+{
+    const char *root = mk_fx_dir("lib_root");
+    char sub[1100];
+    snprintf(sub, sizeof sub, "mkdir -p '%s/b_unit' '%s/a_unit' '%s/textures'", root, root, root);
+    CHECK(system(sub) == 0);
+    mk_fx_write(mk_fx_path(root, "b_unit"), "Idle_1.obj", QUAD);
+    mk_fx_write(mk_fx_path(root, "a_unit"), "Idle_1.obj", QUAD);
+    mk_fx_write(mk_fx_path(root, "textures"), "skin.png", "x");
+    char **paths;
+    uint32_t n;
+    mk_error e;
+    CHECK(mk_unit_list(root, NULL, &paths, &n, &e) == MK_OK);
+    CHECK_EQ_INT(n, 2);
+    if (n == 2) {
+        CHECK_CONTAINS(paths[0], "/a_unit");
+        CHECK_CONTAINS(paths[1], "/b_unit");
+    }
+    mk_unit_list_free(NULL, paths, n);
+    CHECK(mk_unit_list(mk_fx_path(root, "textures"), NULL, &paths, &n, &e) == MK_ERR_NOT_FOUND);
+}
+
+/* ---- validation ---------------------------------------------------------- */
+
+/* Loads dir expecting `expect`; returns the unit (or NULL) and fills rep. */
+static mk_unit *load(const char *dir, mk_status expect, mk_report *rep, mk_error *e)
+{
+    mk_unit *u = NULL;
+    mk_status st = mk_unit_load(dir, NULL, &u, rep, e);
+    CHECK_EQ_INT(st, expect);
+    if (st != MK_OK)
+        CHECK(u == NULL);
+    return u;
+}
+
+static const mk_diagnostic *find_diag(const mk_report *r, mk_check check)
+{
+    for (uint32_t i = 0; i < r->count; i++)
+        if (r->items[i].check == check)
+            return &r->items[i];
+    return NULL;
+}
+
+static void test_vertex_count_mismatch(void)
+{
+    const char *d = mk_fx_dir("val_count");
+    mk_fx_write(d, "Idle_1.obj", QUAD);
+    mk_fx_write(d, "Idle_2.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 5 5 5\nf 1 2 3\nf 1 3 4\n");
+    mk_report rep = {0};
+    mk_error e;
+    load(d, MK_ERR_MISMATCH, &rep, &e);
+    const mk_diagnostic *g = find_diag(&rep, MK_CHECK_VERTEX_COUNT);
+    CHECK(g != NULL);
+    if (g) {
+        CHECK_CONTAINS(g->file, "Idle_2.obj");
+        CHECK_CONTAINS(g->other_file, "Idle_1.obj");
+        CHECK_CONTAINS(g->message, "5 vertices (v lines) but the first frame has 4");
+    }
+    CHECK_CONTAINS(e.file, "Idle_2.obj");
+    CHECK_CONTAINS(e.message, "compared with");
+    mk_report_reset(&rep);
+}
+
+static void test_topology_mismatch_names_lines(void)
+{
+    const char *d = mk_fx_dir("val_topo");
+    mk_fx_write(d, "Idle_1.obj", QUAD);
+    mk_fx_write(d, "Walk_1.obj", QUAD);
+    /* line 6 differs: (1 3 4) became (1 4 3) - a winding flip */
+    mk_fx_write(d, "Walk_2.obj", "# moved\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 4 3\n");
+    mk_report rep = {0};
+    mk_error e;
+    load(d, MK_ERR_MISMATCH, &rep, &e);
+    const mk_diagnostic *g = find_diag(&rep, MK_CHECK_TOPOLOGY);
+    CHECK(g != NULL);
+    if (g) {
+        CHECK_CONTAINS(g->file, "Walk_2.obj");
+        CHECK_EQ_INT(g->line, 7);
+        CHECK_CONTAINS(g->other_file, "Idle_1.obj");
+        CHECK_EQ_INT(g->other_line, 6);
+        CHECK_CONTAINS(g->message, "triangle 2 is (1 4 3) but the first frame has (1 3 4)");
+    }
+    CHECK_EQ_INT(e.line, 7);
+    mk_report_reset(&rep);
+
+    /* a missing triangle */
+    d = mk_fx_dir("val_topo_count");
+    mk_fx_write(d, "Idle_1.obj", QUAD);
+    mk_fx_write(d, "Idle_2.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\n");
+    load(d, MK_ERR_MISMATCH, &rep, &e);
+    CHECK_CONTAINS(e.message, "1 triangles but the first frame has 2");
+    CHECK_EQ_INT(rep.error_count, 1);
+    mk_report_reset(&rep);
+}
+
+static void test_every_bad_frame_reported(void)
+{
+    const char *d = mk_fx_dir("val_many");
+    mk_fx_write(d, "Idle_1.obj", QUAD);
+    mk_fx_write(d, "Idle_2.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3\n");
+    mk_fx_write(d, "Idle_3.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 oops\n");
+    mk_fx_write(d, "Idle_4.obj", QUAD);
+    mk_report rep = {0};
+    mk_error e;
+    load(d, MK_ERR_PARSE, &rep, &e); /* first error: Idle_3's syntax */
+    CHECK_EQ_INT(rep.error_count, 1);  /* reading stops the comparison */
+    const mk_diagnostic *g = find_diag(&rep, MK_CHECK_FILE);
+    CHECK(g && strstr(g->file, "Idle_3.obj") && g->line == 5);
+    mk_report_reset(&rep);
+
+    mk_fx_write(d, "Idle_3.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 4\nf 1 3 4\n");
+    load(d, MK_ERR_MISMATCH, &rep, &e);
+    CHECK_EQ_INT(rep.error_count, 2); /* Idle_2 (count) and Idle_3 (topology) */
+    CHECK(find_diag(&rep, MK_CHECK_VERTEX_COUNT) && find_diag(&rep, MK_CHECK_TOPOLOGY));
+    mk_report_reset(&rep);
+}
+
+/* Blender writes normals per pose with its own numbering and de-duplication. */
+static void test_reindexed_normals_blend(void)
+{
+    const char *d = mk_fx_dir("val_normals");
+    /* frame 1: both triangles flat, sharing one normal (0 0 1) */
+    mk_fx_write(d, "Bend_1.obj",
+                "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvn 0 0 1\n"
+                "f 1//1 2//1 3//1\nf 1//1 3//1 4//1\n");
+    /* frame 2: the second triangle tilts; normals listed in another order,
+       the first triangle's normal is now vn 2 */
+    mk_fx_write(d, "Bend_2.obj",
+                "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 1\nvn 0 -1 1\nvn 0 0 2\n"
+                "f 1//2 2//2 3//2\nf 1//1 3//1 4//1\n");
+    mk_report rep = {0};
+    mk_error e;
+    mk_unit *u = load(d, MK_OK, &rep, &e);
+    if (!u)
+        return;
+    mk_frame_set *s = u->frames;
+    /* corners 1 and 3 are shared in frame 1 but have different normals in
+       frame 2, so they split: 6 render vertices for 4 v */
+    CHECK_EQ_INT(u->position_count, 4);
+    CHECK_EQ_INT(s->vertex_count, 6);
+    CHECK(s->normals != NULL);
+    float pos[18], nrm[18];
+    mk_blend_frames(s, 0, 1, 0.5f, pos, nrm);
+    /* second triangle's corners: normal halfway between (0,0,1) and
+       (0,-1,1)/sqrt2, normalized: (0, -0.38268, 0.92388) */
+    int checked = 0;
+    for (uint32_t c = 3; c < 6; c++) {
+        uint32_t v = s->indices[c];
+        CHECK_NEAR(nrm[3 * v + 1], -0.3826834, 1e-5);
+        CHECK_NEAR(nrm[3 * v + 2], 0.9238795, 1e-5);
+        if (u->source_index[v] == 3) { /* v 4 moves from z 0 to z 1 */
+            CHECK_NEAR(pos[3 * v + 2], 0.5, 1e-7);
+            checked++;
+        }
+    }
+    CHECK_EQ_INT(checked, 1);
+    for (uint32_t c = 0; c < 3; c++) { /* first triangle keeps (0 0 1) */
+        uint32_t v = s->indices[c];
+        CHECK_NEAR(nrm[3 * v + 2], 1.0, 1e-6);
+    }
+    CHECK_EQ_INT(rep.warning_count, 0);
+    mk_unit_destroy(u);
+    mk_report_reset(&rep);
+}
+
+static void test_flipped_quad_diagonal(void)
+{
+    const char *d = mk_fx_dir("val_flip");
+    mk_fx_write(d, "Idle_1.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvn 0 0 1\n"
+                                 "f 1//1 2//1 3//1\nf 1//1 3//1 4//1\n");
+    /* the exporter split the same quad along 2-4 this time */
+    mk_fx_write(d, "Idle_2.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0.5\nv 0 1 0\nvn 0 0 1\n"
+                                 "f 1//1 2//1 4//1\nf 2//1 3//1 4//1\n");
+    mk_report rep = {0};
+    mk_error e;
+    mk_unit *u = load(d, MK_OK, &rep, &e);
+    const mk_diagnostic *g = find_diag(&rep, MK_CHECK_QUAD_DIAGONAL);
+    CHECK(g && g->severity == MK_SEVERITY_WARNING);
+    if (g) {
+        CHECK_CONTAINS(g->file, "Idle_2.obj");
+        CHECK_EQ_INT(g->line, 6);
+        CHECK_CONTAINS(g->message, "1 quad is split along the other diagonal");
+    }
+    if (u) { /* the first frame's triangles: (1 2 3) (1 3 4) by source v */
+        const uint32_t want[6] = {0, 1, 2, 0, 2, 3};
+        for (int c = 0; c < 6; c++)
+            CHECK_EQ_INT(u->source_index[u->frames->indices[c]], want[c]);
+        /* frame 2's v 3 was read through the remap */
+        uint32_t v3 = u->frames->indices[2];
+        CHECK(mk_frame_set_positions(u->frames, 1)[3 * v3 + 2] == 0.5f);
+    }
+    mk_unit_destroy(u);
+    mk_report_reset(&rep);
+}
+
+/* A 7 x 7 grid with uv; `shift` moves it, `swap` exchanges two v lines. */
+static char *grid_obj(float shift, int swap_a, int swap_b, float uv_shift, float scale)
+{
+    static char buf[16384];
+    size_t n = 0;
+    const int W = 7;
+    for (int i = 0; i < W * W; i++) {
+        int k = i == swap_a ? swap_b : i == swap_b ? swap_a : i;
+        float x = (float)(k % W) * scale + shift, y = (float)(k / W) * scale;
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "v %g %g %g\n", x, y,
+                              0.05 * ((k * 7) % 5));
+    }
+    for (int i = 0; i < W * W; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "vt %g %g\n",
+                              (i % W) / 6.0 + (i == 10 ? uv_shift : 0), (i / W) / 6.0);
+    for (int y = 0; y + 1 < W; y++)
+        for (int x = 0; x + 1 < W; x++) {
+            int a = y * W + x + 1, b = a + 1, c = a + W + 1, d = a + W;
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "f %d/%d %d/%d %d/%d %d/%d\n", a, a, b,
+                                  b, c, c, d, d);
+        }
+    return buf;
+}
+
+static void test_clean_motion_has_no_warnings(void)
+{
+    const char *d = mk_fx_dir("val_clean");
+    for (int i = 1; i <= 4; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "Slide_%d.obj", i);
+        mk_fx_write(d, name, grid_obj(0.3f * (float)i, -1, -1, 0, 1.0f));
+    }
+    mk_report rep = {0};
+    mk_error e;
+    mk_unit *u = load(d, MK_OK, &rep, &e);
+    CHECK_EQ_INT(rep.warning_count, 0);
+    if (u) {
+        CHECK_EQ_INT(u->position_count, 49);
+        CHECK_EQ_INT(u->frames->vertex_count, 49); /* uv index = v index: no splits */
+        CHECK_EQ_INT(u->frames->index_count, 36 * 6);
+        CHECK(u->frames->texcoords && !u->frames->normals);
+    }
+    mk_unit_destroy(u);
+    mk_report_reset(&rep);
+}
+
+static void test_scramble_warning_names_vertices(void)
+{
+    const char *d = mk_fx_dir("val_scramble");
+    mk_fx_write(d, "Walk_1.obj", grid_obj(0, -1, -1, 0, 1.0f));
+    mk_fx_write(d, "Walk_2.obj", grid_obj(0.1f, -1, -1, 0, 1.0f));
+    mk_fx_write(d, "Walk_3.obj", grid_obj(0.2f, 8, 40, 0, 1.0f)); /* v 9 and v 41 swapped */
+    mk_report rep = {0};
+    mk_error e;
+    mk_unit *u = load(d, MK_OK, &rep, &e);
+    CHECK(u != NULL);
+    const mk_diagnostic *g = find_diag(&rep, MK_CHECK_SCRAMBLE);
+    CHECK(g != NULL);
+    if (g) {
+        CHECK_CONTAINS(g->file, "Walk_3.obj");
+        CHECK_CONTAINS(g->other_file, "Walk_2.obj");
+        CHECK_CONTAINS(g->message, "around v 9, 41:");
+    }
+    CHECK_EQ_INT(rep.warning_count, 1);
+    mk_unit_destroy(u);
+    mk_report_reset(&rep);
+}
+
+static void test_uv_change_and_jump_warnings(void)
+{
+    const char *d = mk_fx_dir("val_uv");
+    mk_fx_write(d, "Idle_1.obj", grid_obj(0, -1, -1, 0, 1.0f));
+    mk_fx_write(d, "Idle_2.obj", grid_obj(0, -1, -1, 0.25f, 1.0f));
+    mk_report rep = {0};
+    mk_error e;
+    mk_unit *u = load(d, MK_OK, &rep, &e);
+    const mk_diagnostic *g = find_diag(&rep, MK_CHECK_UV_CHANGE);
+    CHECK(g && strstr(g->file, "Idle_2.obj") && strstr(g->message, "v 11"));
+    CHECK(find_diag(&rep, MK_CHECK_JUMP) == NULL);
+    mk_unit_destroy(u);
+    mk_report_reset(&rep);
+
+    d = mk_fx_dir("val_jump");
+    mk_fx_write(d, "Run_1.obj", grid_obj(0, -1, -1, 0, 1.0f));
+    mk_fx_write(d, "Run_2.obj", grid_obj(0.1f, -1, -1, 0, 1.0f));
+    mk_fx_write(d, "Run_3.obj", grid_obj(20.0f, -1, -1, 0, 1.0f)); /* moved far away */
+    mk_fx_write(d, "Run_4.obj", grid_obj(0.3f, -1, -1, 0, 1.0f));
+    mk_fx_write(d, "Run_5.obj", grid_obj(0.4f, -1, -1, 0, 100.0f)); /* 100x scale */
+    u = load(d, MK_OK, &rep, &e);
+    int moved = 0, scaled = 0;
+    for (uint32_t i = 0; i < rep.count; i++) {
+        const mk_diagnostic *x = &rep.items[i];
+        if (x->check == MK_CHECK_JUMP && strstr(x->file, "Run_3.obj") && strstr(x->message, "centre"))
+            moved++;
+        if (x->check == MK_CHECK_JUMP && strstr(x->file, "Run_5.obj") && strstr(x->message, "over twice"))
+            scaled++;
+    }
+    CHECK_EQ_INT(moved, 1);
+    CHECK_EQ_INT(scaled, 1);
+    mk_unit_destroy(u);
+    mk_report_reset(&rep);
+}
+
+static void test_missing_normals_in_one_frame(void)
+{
+    const char *d = mk_fx_dir("val_nonormals");
+    mk_fx_write(d, "Idle_1.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nvn 0 0 1\nf 1//1 2//1 3//1\n");
+    mk_fx_write(d, "Idle_2.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3\n");
+    mk_report rep = {0};
+    mk_error e;
+    mk_unit *u = load(d, MK_OK, &rep, &e);
+    CHECK(find_diag(&rep, MK_CHECK_NORMALS) != NULL);
+    CHECK(u && u->frames->normals == NULL);
+    mk_unit_destroy(u);
+    mk_report_reset(&rep);
+}
+
+MK_TEST_MAIN(MK_TEST(test_discover_numbering_and_ignored_files),
+             MK_TEST(test_discover_blender_padding), MK_TEST(test_discover_gap_names_missing_file),
+             MK_TEST(test_discover_duplicates_and_empty), MK_TEST(test_library_root_listing),
+             MK_TEST(test_vertex_count_mismatch), MK_TEST(test_topology_mismatch_names_lines),
+             MK_TEST(test_every_bad_frame_reported), MK_TEST(test_reindexed_normals_blend),
+             MK_TEST(test_flipped_quad_diagonal), MK_TEST(test_clean_motion_has_no_warnings),
+             MK_TEST(test_scramble_warning_names_vertices),
+             MK_TEST(test_uv_change_and_jump_warnings), MK_TEST(test_missing_normals_in_one_frame))
