@@ -10,15 +10,21 @@ const char *mk_fx_path(const char *dir, const char *file)
     static char bufs[4][1024];
     static int next;
     char *b = bufs[next++ & 3];
-    snprintf(b, sizeof bufs[0], "%s/%s", dir, file);
+    if ((size_t)snprintf(b, sizeof bufs[0], "%s/%s", dir, file) >= sizeof bufs[0]) {
+        fprintf(stderr, "path too long: %s/%s\n", dir, file);
+        exit(1);
+    }
     return b;
 }
 
 const char *mk_fx_dir(const char *name)
 {
     static char path[1024];
-    char cmd[1200];
-    snprintf(path, sizeof path, "%s/%s", MK_TEST_TMP_DIR, name);
+    char cmd[2200];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", MK_TEST_TMP_DIR, name) >= sizeof path) {
+        fprintf(stderr, "path too long: %s\n", name);
+        exit(1);
+    }
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", path, path);
     if (system(cmd) != 0) {
         fprintf(stderr, "cannot make %s\n", path);

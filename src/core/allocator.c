@@ -38,18 +38,3 @@ void mk_free(const mk_allocator *a, void *ptr, size_t size)
     else
         a->free(a->user, ptr, size);
 }
-
-char *mk_strdup(const mk_allocator *a, const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = mk_alloc(a, n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
-void mk_strfree(const mk_allocator *a, char *s)
-{
-    if (s)
-        mk_free(a, s, strlen(s) + 1);
-}

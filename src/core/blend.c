@@ -110,6 +110,7 @@ MK_AVX void mk_blend_positions_avx(float *out, const float *a, const float *b, f
     for (; i + 8 <= n; i += 8)
         _mm256_storeu_ps(out + i, _mm256_add_ps(_mm256_mul_ps(wa, _mm256_loadu_ps(a + i)),
                                                 _mm256_mul_ps(wb, _mm256_loadu_ps(b + i))));
+    _mm256_zeroupper(); /* dirty upper halves slow down the SSE code that follows */
     for (; i < n; i++)
         out[i] = (1.0f - w) * a[i] + w * b[i];
 }
@@ -145,6 +146,7 @@ MK_AVX void mk_blend_normals_avx(float *out, const float *a, const float *b, flo
         store_lanes(out + 3 * i + 4, _mm256_mul_ps(r1, k1));
         store_lanes(out + 3 * i + 8, _mm256_mul_ps(r2, k2));
     }
+    _mm256_zeroupper();
     mk_blend_normals_sse2(out + 3 * i, a + 3 * i, b + 3 * i, w, count - i);
 }
 

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "morphkit/allocator.h"
 
@@ -54,9 +55,22 @@ static inline mk_allocator mk_allocator_copy(const mk_allocator *a)
     return r;
 }
 
-/* strdup through an allocator; the block is strlen + 1 bytes. */
-char *mk_strdup(const mk_allocator *a, const char *s);
-void mk_strfree(const mk_allocator *a, char *s);
+/* strdup through an allocator; the block is strlen + 1 bytes. Inline
+ * because every library layer uses it and internals are not exported. */
+static inline char *mk_strdup(const mk_allocator *a, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = (char *)mk_alloc(a, n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+static inline void mk_strfree(const mk_allocator *a, char *s)
+{
+    if (s)
+        mk_free(a, s, strlen(s) + 1);
+}
 
 /* Blend kernel variants, for tests comparing them with the reference. */
 void mk_blend_positions_scalar(float *out, const float *a, const float *b, float w, size_t count);
