@@ -8,7 +8,11 @@
 #include "morphkit/mesh.h"
 #include "morphkit/frame_set.h"
 #include "morphkit/blend.h"
+#include "morphkit/pose.h"
+#include "morphkit/clip.h"
+#include "morphkit/player.h"
 #include "morphkit/obj.h"
 #include "morphkit/unit.h"
+#include "morphkit/anim_config.h"
 
 #endif
