@@ -427,7 +427,39 @@ static void test_missing_normals_in_one_frame(void)
     mk_report_reset(&rep);
 }
 
-MK_TEST_MAIN(MK_TEST(test_discover_numbering_and_ignored_files),
+static void test_config_errors_reported_with_frames(void)
+{
+    const char *d = mk_fx_dir("val_cfg");
+    mk_fx_write(d, "Idle_1.obj", QUAD);
+    mk_fx_write(d, "Idle_2.obj", QUAD);
+    mk_fx_write(d, "Walk_1.obj", QUAD);
+    mk_fx_write(d, "animation.cfg", "# demo\nFrameTime Idle 120\nDuration Idle 3 50\nLoop Run 1\n");
+    mk_report rep = {0};
+    mk_error e;
+    load(d, MK_ERR_PARSE, &rep, &e);
+    CHECK_EQ_INT(rep.error_count, 2); /* frame 3 and animation Run do not exist */
+    CHECK_CONTAINS(e.file, "animation.cfg");
+    CHECK_EQ_INT(e.line, 3);
+    if (rep.count == 2) {
+        CHECK(rep.items[0].check == MK_CHECK_CONFIG && rep.items[0].line == 3);
+        CHECK(rep.items[1].check == MK_CHECK_CONFIG && rep.items[1].line == 4);
+        CHECK_CONTAINS(rep.items[1].message, "Run");
+    }
+    mk_report_reset(&rep);
+
+    /* a good config gives the unit its clips */
+    mk_fx_write(d, "animation.cfg", "FrameTime Idle 120\nOnce Walk\n");
+    mk_unit *u = load(d, MK_OK, &rep, &e);
+    if (u) {
+        CHECK(u->clips != NULL);
+        CHECK_EQ_INT(u->clips->clip_count, 2);
+        CHECK_EQ_INT(mk_clip_set_find(u->clips, "Walk"), 1);
+    }
+    mk_unit_destroy(u);
+    mk_report_reset(&rep);
+}
+
+MK_TEST_MAIN(MK_TEST(test_config_errors_reported_with_frames), MK_TEST(test_discover_numbering_and_ignored_files),
              MK_TEST(test_discover_blender_padding), MK_TEST(test_discover_gap_names_missing_file),
              MK_TEST(test_discover_duplicates_and_empty), MK_TEST(test_library_root_listing),
              MK_TEST(test_vertex_count_mismatch), MK_TEST(test_topology_mismatch_names_lines),

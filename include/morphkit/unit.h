@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "morphkit/allocator.h"
+#include "morphkit/clip.h"
 #include "morphkit/error.h"
 #include "morphkit/frame_set.h"
 #include "morphkit/obj.h"
@@ -148,13 +149,19 @@ typedef struct mk_unit {
     char *name;                 /* the folder's last path component */
     mk_unit_files *files;       /* animations and frame file names */
     mk_frame_set *frames;       /* one frame per file, in files->frame_files order */
+    mk_clip_set *clips;         /* clip i = animation i, from animation.cfg or defaults */
     uint32_t position_count;    /* `v` count of every frame */
     uint32_t *source_index;     /* frames->vertex_count entries: each vertex's `v` index */
+    uint32_t normal_count;      /* `vn` count of the first frame (0 without normals) */
+    uint32_t *normal_vertex;    /* normal_count entries: a render vertex using that `vn`
+                                   in the first frame, or UINT32_MAX when none does */
     uint64_t bytes_on_disk;     /* sum of the frame files' sizes */
     mk_allocator allocator;
 } mk_unit;
 
-/* Discovers, reads and validates a unit folder. On success *out is the unit
+/* Discovers, reads and validates a unit folder, and builds its clips from
+ * animation.cfg (config errors are reported as MK_CHECK_CONFIG with the
+ * file's line). On success *out is the unit
  * (warnings, if any, go to report). On failure *out is NULL, err holds the
  * first error and report (when given) holds every error found, each frame
  * compared with the first. options and report may be NULL. */
@@ -168,6 +175,11 @@ MK_API void mk_unit_destroy(mk_unit *unit);
  * (A `v` that no face uses still has a render vertex, placed after the
  * others, with zero normal and texcoord.) */
 MK_API void mk_unit_to_source_order(const mk_unit *unit, const float *render, float *out);
+
+/* Copies a float3 normal stream indexed by render vertex into the first
+ * frame's `vn` order: out receives normal_count float3 (zero for a `vn` no
+ * face uses). Nothing is written when the unit has no normals. */
+MK_API void mk_unit_normals_to_source_order(const mk_unit *unit, const float *render, float *out);
 
 /* Index of an animation by exact name, or -1. */
 MK_API int mk_unit_find_animation(const mk_unit *unit, const char *name);

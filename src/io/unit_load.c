@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "internal.h"
+#include "morphkit/anim_config.h"
 #include "unit_internal.h"
 
 /* ---- a small open-addressing map from 64-bit keys to dense ids ---------- */
@@ -144,9 +145,21 @@ static mk_status build_frame_set(const mk_unit_build *b, mk_unit *u, mk_error *e
         return st;
     }
     mk_frame_set *s = u->frames;
+    if (s->normals) {
+        u->normal_count = ref->normal_count;
+        u->normal_vertex = mk_alloc(al, (size_t)ref->normal_count * sizeof(uint32_t));
+        if (ref->normal_count && !u->normal_vertex) {
+            mk_free(al, vertex_of_corner, scratch_size);
+            return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, b->files->dir, 0, "out of memory");
+        }
+        for (uint32_t j = 0; j < ref->normal_count; j++)
+            u->normal_vertex[j] = UINT32_MAX;
+    }
     for (uint32_t c = 0; c < corners; c++) {
         uint32_t v = vertex_of_corner[c];
         s->indices[c] = v;
+        if (u->normal_vertex && u->normal_vertex[ref->corner_normal[c]] == UINT32_MAX)
+            u->normal_vertex[ref->corner_normal[c]] = v;
         u->source_index[v] = ref->corner_position[c];
         if (s->texcoords)
             memcpy(s->texcoords + 2 * (size_t)v, ref->texcoords + 2 * (size_t)ref->corner_texcoord[c],
@@ -232,6 +245,8 @@ void mk_unit_destroy(mk_unit *u)
     mk_allocator a = u->allocator;
     if (u->frames && u->source_index)
         mk_free(&a, u->source_index, (size_t)u->frames->vertex_count * sizeof(uint32_t));
+    mk_free(&a, u->normal_vertex, (size_t)u->normal_count * sizeof(uint32_t));
+    mk_clip_set_destroy(u->clips);
     mk_frame_set_destroy(u->frames);
     mk_unit_files_destroy(u->files);
     mk_strfree(&a, u->name);
@@ -274,7 +289,7 @@ static mk_status first_error(const mk_report *rep, uint32_t from, mk_error *err)
         const mk_diagnostic *d = &rep->items[i];
         if (d->severity != MK_SEVERITY_ERROR)
             continue;
-        mk_status code = d->check == MK_CHECK_FILE        ? MK_ERR_PARSE
+        mk_status code = d->check == MK_CHECK_FILE || d->check == MK_CHECK_CONFIG ? MK_ERR_PARSE
                          : d->check == MK_CHECK_DISCOVERY ? MK_ERR_NOT_FOUND
                                                           : MK_ERR_MISMATCH;
         if (strcmp(d->message, "out of memory") == 0)
@@ -333,6 +348,11 @@ mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, mk_unit **ou
         memset(b.objs, 0, n * sizeof *b.objs);
         memset(b.paths, 0, n * sizeof *b.paths);
         memset(b.corner_map, 0, n * sizeof *b.corner_map);
+        /* config problems are reported beside frame problems, not instead */
+        mk_anim_config_options co = {al, NULL, n};
+        if (mk_anim_config_load(u->files, &co, &u->clips, rep, &e) != MK_OK && rep->error_count == errors_before)
+            mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_CONFIG, e.file, e.line, NULL, 0, "%s",
+                          e.message);
         if (read_frames(&b, opt, u, rep) == 0 && mk_unit_check_topology(&b, rep) == 0) {
             if (build_frame_set(&b, u, &e) != MK_OK)
                 mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_FILE, e.file, e.line, NULL, 0,
@@ -365,4 +385,15 @@ void mk_unit_to_source_order(const mk_unit *unit, const float *render, float *ou
 {
     for (uint32_t v = 0; v < unit->frames->vertex_count; v++)
         memcpy(out + 3 * (size_t)unit->source_index[v], render + 3 * (size_t)v, 3 * sizeof(float));
+}
+
+void mk_unit_normals_to_source_order(const mk_unit *unit, const float *render, float *out)
+{
+    for (uint32_t j = 0; j < unit->normal_count; j++) {
+        uint32_t v = unit->normal_vertex[j];
+        if (v == UINT32_MAX)
+            out[3 * j] = out[3 * j + 1] = out[3 * j + 2] = 0.0f;
+        else
+            memcpy(out + 3 * (size_t)j, render + 3 * (size_t)v, 3 * sizeof(float));
+    }
 }

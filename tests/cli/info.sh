@@ -9,7 +9,9 @@ has "$out" "unit knight"
 has "$out" "152 (v lines)"
 has "$out" "triangles:  228"
 has "$out" "frames:     15, normals: yes, texcoords: yes"
-has "$out" "Walk               6 frames  Walk_1.obj .. Walk_6.obj"
+# Walk: 6 x 120 ms, Loop Walk 1; Attack: 200 + 80 + 150 + 150 + 250 ms, then Idle
+has "$out" "Walk               6 frames  Walk_1.obj .. Walk_6.obj  720 ms, loops to 1, linear"
+has "$out" "Attack             5 frames  Attack_1.obj .. Attack_5.obj  830 ms, once, then Idle, linear"
 has "$out" "config:     animation.cfg"
 
 expect 0 info --json "$SRC/assets/demo"

@@ -50,4 +50,13 @@ mkdir -p "$TMP/syntax"
 printf 'v 0 0 0\nv 1 0 zero\n' > "$TMP/syntax/Idle_1.obj"
 expect 1 validate "$TMP/syntax"
 has "$out" "$TMP/syntax/Idle_1.obj:2:"
+# animation.cfg errors are reported with their line, beside frame checks
+mkdir -p "$TMP/cfg"
+printf '%s\n' "$quad" > "$TMP/cfg/Idle_1.obj"
+printf '%s\n' "$quad" > "$TMP/cfg/Idle_2.obj"
+printf '# ok\nFrameTime Idle 100\nDuration Idle 7 50\nBlend Idle\n' > "$TMP/cfg/animation.cfg"
+expect 1 validate "$TMP/cfg"
+has "$out" "2 errors"
+has "$out" "error[config]: $TMP/cfg/animation.cfg:3:"
+has "$out" "error[config]: $TMP/cfg/animation.cfg:4:"
 finish

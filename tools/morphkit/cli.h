@@ -23,6 +23,23 @@ typedef struct mk_command {
 
 int mk_cmd_validate(int argc, char **argv);
 int mk_cmd_info(int argc, char **argv);
+int mk_cmd_sample(int argc, char **argv);
+
+/* `morphkit sample` options, parsed once and shared by the unit and glTF paths. */
+#define MK_SAMPLE_MAX 256
+typedef struct mk_sample_args {
+    const char *path;
+    const char *anim;                       /* NULL: the default */
+    bool json;
+    uint32_t time_count;
+    int64_t times_us[MK_SAMPLE_MAX];
+    const char *time_text[MK_SAMPLE_MAX];   /* as typed, echoed in the output */
+    uint32_t then_count;
+    int64_t then_us[MK_SAMPLE_MAX];
+    const char *then_name[MK_SAMPLE_MAX];
+} mk_sample_args;
+
+int mk_cli_sample_unit(const mk_sample_args *args);
 
 /* Prints `morphkit: <formatted error>` to stderr. */
 void mk_cli_print_error(const mk_error *err);

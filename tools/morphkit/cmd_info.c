@@ -30,9 +30,18 @@ static void print_text(const char *path, const mk_unit *u)
     printf("  animations:\n");
     for (uint32_t a = 0; a < u->files->animation_count; a++) {
         const mk_unit_animation *an = &u->files->animations[a];
-        printf("    %-16s %3u frame%s  %s .. %s\n", an->name, an->frame_count,
+        const mk_clip *c = &u->clips->clips[a];
+        char mode[160];
+        if (!c->once)
+            snprintf(mode, sizeof mode, "loops to %u", an->first_number + c->loop_frame);
+        else if (c->next_clip != MK_CLIP_NONE)
+            snprintf(mode, sizeof mode, "once, then %s", u->clips->clips[c->next_clip].name);
+        else
+            snprintf(mode, sizeof mode, "once, holds the last frame");
+        printf("    %-16s %3u frame%s  %s .. %s  %lld ms, %s, %s\n", an->name, an->frame_count,
                an->frame_count == 1 ? " " : "s", u->files->frame_files[an->first_frame],
-               u->files->frame_files[an->first_frame + an->frame_count - 1]);
+               u->files->frame_files[an->first_frame + an->frame_count - 1],
+               (long long)(c->length_us / 1000), mode, mk_interpolation_name(c->interpolation));
     }
 }
 
@@ -53,7 +62,11 @@ static void print_json(const char *path, const mk_unit *u, bool first)
         const mk_unit_animation *an = &u->files->animations[a];
         printf("%s{\"name\": ", a ? ", " : "");
         mk_cli_json_string(stdout, an->name);
-        printf(", \"frames\": %u, \"first_number\": %u}", an->frame_count, an->first_number);
+        const mk_clip *c = &u->clips->clips[a];
+        printf(", \"frames\": %u, \"first_number\": %u, \"length_ms\": %.3f, \"once\": %s, "
+               "\"interpolation\": \"%s\"}",
+               an->frame_count, an->first_number, (double)c->length_us / 1000.0,
+               c->once ? "true" : "false", mk_interpolation_name(c->interpolation));
     }
     printf("]}");
 }

@@ -6,6 +6,7 @@
 static const mk_command commands[] = {
     {"validate", "check unit folders (frames, topology, likely export mistakes)", mk_cmd_validate},
     {"info", "animations, frame/vertex/triangle counts, memory and disk size", mk_cmd_info},
+    {"sample", "the animation state and pose at given times (text or JSON)", mk_cmd_sample},
 };
 
 static void usage(FILE *out)
