@@ -9,10 +9,13 @@
 #include "morphkit/frame_set.h"
 #include "morphkit/blend.h"
 #include "morphkit/pose.h"
+#include "morphkit/morph.h"
+#include "morphkit/track.h"
 #include "morphkit/clip.h"
 #include "morphkit/player.h"
 #include "morphkit/obj.h"
 #include "morphkit/unit.h"
 #include "morphkit/anim_config.h"
+#include "morphkit/gltf.h"
 
 #endif

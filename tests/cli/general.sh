@@ -1,7 +1,7 @@
 #!/bin/bash
 # morphkit's top level: --help, --version, unknown commands, exit codes.
 TOOL=$1 SRC=$2 TMP=$3
-mkdir -p "$TMP"; . "$(dirname "$0")/common.sh"
+mkdir -p "$TMP"; . "$(dirname "$0")/common.inc"
 
 expect 0 --help;        has "$out" "validate"; has "$out" "info"; has "$out" "exit codes"
 expect 0 --version;     has "$out" "morphkit 0."

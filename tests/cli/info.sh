@@ -2,7 +2,7 @@
 # morphkit info on the demo units (counts checked against the generator's
 # own statement of 152 v / 114 quads for the knight).
 TOOL=$1 SRC=$2 TMP=$3
-mkdir -p "$TMP"; . "$(dirname "$0")/common.sh"
+mkdir -p "$TMP"; . "$(dirname "$0")/common.inc"
 
 expect 0 info "$SRC/assets/demo/knight"
 has "$out" "unit knight"

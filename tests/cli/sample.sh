@@ -1,7 +1,7 @@
 #!/bin/bash
 # morphkit sample on small generated units, against hand-computed values.
 TOOL=$1 SRC=$2 TMP=$3
-rm -rf "$TMP"; mkdir -p "$TMP"; . "$(dirname "$0")/common.sh"
+rm -rf "$TMP"; mkdir -p "$TMP"; . "$(dirname "$0")/common.inc"
 
 u=$TMP/tri
 mkdir -p "$u"

@@ -2,7 +2,7 @@
 # morphkit validate: the demo library is valid; broken units exit 1 and name
 # file:line; usage errors exit 2.
 TOOL=$1 SRC=$2 TMP=$3
-rm -rf "$TMP"; mkdir -p "$TMP"; . "$(dirname "$0")/common.sh"
+rm -rf "$TMP"; mkdir -p "$TMP"; . "$(dirname "$0")/common.inc"
 
 expect 0 validate "$SRC/assets/demo"
 has "$out" "assets/demo/knight: ok: 3 animations, 15 frames, 152 vertices"

@@ -1,0 +1,300 @@
+/* morphkit/gltf.h - glTF 2.0 reader (assets layer): .gltf with external
+ * .bin files or base64 `data:` URIs, and .glb (binary container, §4.4).
+ *
+ * The result mirrors the glTF JSON (buffers, bufferViews, accessors incl.
+ * sparse, meshes with primitives and morph targets, nodes, scenes,
+ * animations) as plain arrays with `_count` beside them. Indices between
+ * objects are uint32_t; MK_GLTF_NONE marks an absent one. Everything the
+ * loader returns is checked: every index is in range, every accessor (and
+ * sparse part) lies inside its bufferView and buffer, every sparse index is
+ * below the accessor count and the indices strictly increase, all sizes are
+ * overflow-checked. Code that reads the model may rely on that.
+ *
+ * What is rejected, with the glTF path of the object in the message
+ * (`meshes[0].primitives[1].targets[2].POSITION: accessor 7 ...`) and the
+ * asset file in mk_error.file:
+ *   - asset.version other than 2.x, broken JSON, a GLB with a bad header or
+ *     chunk table (MK_ERR_PARSE);
+ *   - an entry of extensionsRequired other than KHR_mesh_quantization
+ *     (MK_ERR_UNSUPPORTED, naming it);
+ *   - a buffer uri that is absolute, has a scheme other than `data:`, or
+ *     leaves the asset's folder through `..` (MK_ERR_INVALID_ARGUMENT); a
+ *     missing or short .bin (MK_ERR_IO / MK_ERR_RANGE); symbolic links are
+ *     followed as the file system resolves them;
+ *   - out-of-range indices and byte ranges (MK_ERR_RANGE), wrong accessor
+ *     types for their use (MK_ERR_PARSE), sizes above the limits (MK_ERR_LIMIT);
+ *   - primitives of one mesh with different target counts, mesh.weights or
+ *     node.weights whose length is not that count (MK_ERR_MISMATCH);
+ *   - node hierarchies where a node has two parents or that form a cycle,
+ *     sparse indices that do not strictly increase (MK_ERR_PARSE);
+ *   - primitive index values not below the vertex count (MK_ERR_RANGE).
+ * Primitive modes other than TRIANGLES are loaded and recorded (`mode`):
+ * morph evaluation is per vertex and works for any mode; code that needs
+ * triangles checks `mode` itself. Images, materials, cameras and skins are
+ * not read (their bufferViews are still checked).
+ *
+ * Memory: the file is read once into one block. GLB binary chunks are used
+ * in place, external .bin files are read once each, data: URIs are decoded
+ * once; accessors point into those blocks, nothing is copied per element.
+ * All of it goes through the allocator in the options, except the temporary
+ * JSON tree that cJSON builds with its own malloc while parsing (cJSON's only
+ * allocator hook is process-global, which morphkit does not touch).
+ * A loaded mk_gltf is immutable and may be shared between threads. */
+#ifndef MORPHKIT_GLTF_H
+#define MORPHKIT_GLTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "morphkit/allocator.h"
+#include "morphkit/error.h"
+#include "morphkit/morph.h"
+#include "morphkit/track.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MK_GLTF_NONE UINT32_MAX
+
+/* accessor.componentType values, as in the file (§3.6.2.2). */
+typedef enum mk_gltf_component_type {
+    MK_GLTF_BYTE = 5120,
+    MK_GLTF_UNSIGNED_BYTE = 5121,
+    MK_GLTF_SHORT = 5122,
+    MK_GLTF_UNSIGNED_SHORT = 5123,
+    MK_GLTF_UNSIGNED_INT = 5125,
+    MK_GLTF_FLOAT = 5126
+} mk_gltf_component_type;
+
+/* accessor.type; the value is not the component count (see
+ * mk_gltf_type_components). */
+typedef enum mk_gltf_type {
+    MK_GLTF_SCALAR = 0,
+    MK_GLTF_VEC2,
+    MK_GLTF_VEC3,
+    MK_GLTF_VEC4,
+    MK_GLTF_MAT2,
+    MK_GLTF_MAT3,
+    MK_GLTF_MAT4,
+    MK_GLTF_TYPE_COUNT
+} mk_gltf_type;
+
+/* primitive.mode (§3.7.2.1). */
+typedef enum mk_gltf_mode {
+    MK_GLTF_POINTS = 0,
+    MK_GLTF_LINES = 1,
+    MK_GLTF_LINE_LOOP = 2,
+    MK_GLTF_LINE_STRIP = 3,
+    MK_GLTF_TRIANGLES = 4,
+    MK_GLTF_TRIANGLE_STRIP = 5,
+    MK_GLTF_TRIANGLE_FAN = 6
+} mk_gltf_mode;
+
+typedef struct mk_gltf_options {
+    const mk_allocator *allocator; /* NULL: malloc */
+    size_t max_buffer_size; /* largest file, buffer or decoded data: URI in bytes; 0: 1 GiB */
+    uint32_t max_count; /* largest accessor count (elements); 0: 1 << 26 */
+} mk_gltf_options;
+
+typedef struct mk_gltf_buffer {
+    size_t byte_length; /* as declared; data holds at least this many bytes */
+    const uint8_t *data; /* never NULL after loading (byte_length 0: a valid empty block) */
+    char *uri; /* as written (percent-encoded), or NULL (GLB binary chunk) */
+    char *name; /* or NULL */
+} mk_gltf_buffer;
+
+typedef struct mk_gltf_buffer_view {
+    uint32_t buffer;
+    size_t byte_offset;
+    size_t byte_length;
+    uint32_t byte_stride; /* 0: tightly packed */
+    uint32_t target; /* 34962, 34963 or 0 */
+    char *name;
+} mk_gltf_buffer_view;
+
+typedef struct mk_gltf_accessor_sparse {
+    uint32_t count; /* 0: the accessor is not sparse */
+    uint32_t indices_buffer_view;
+    size_t indices_byte_offset;
+    mk_gltf_component_type indices_component_type; /* UNSIGNED_BYTE/SHORT/INT */
+    uint32_t values_buffer_view;
+    size_t values_byte_offset;
+} mk_gltf_accessor_sparse;
+
+typedef struct mk_gltf_accessor {
+    uint32_t buffer_view; /* MK_GLTF_NONE: all zeros (then sparse values, if any) */
+    size_t byte_offset;
+    mk_gltf_component_type component_type;
+    bool normalized;
+    mk_gltf_type type;
+    uint32_t count;
+    uint32_t components; /* 1..16 */
+    uint32_t element_size; /* bytes of one element incl. matrix column padding */
+    uint32_t stride; /* bytes between elements in the buffer view */
+    bool has_min, has_max;
+    double min[16], max[16];
+    mk_gltf_accessor_sparse sparse;
+    char *name;
+} mk_gltf_accessor;
+
+/* One morph target of a primitive: accessor indices or MK_GLTF_NONE. */
+typedef struct mk_gltf_target {
+    uint32_t position, normal, tangent;
+} mk_gltf_target;
+
+typedef struct mk_gltf_primitive {
+    uint32_t position, normal, tangent, texcoord0, color0; /* accessors or NONE */
+    uint32_t indices; /* accessor or NONE */
+    uint32_t material; /* index (not checked: materials are not read) or NONE */
+    mk_gltf_mode mode;
+    uint32_t target_count;
+    mk_gltf_target *targets;
+} mk_gltf_primitive;
+
+typedef struct mk_gltf_mesh {
+    char *name;
+    uint32_t primitive_count;
+    mk_gltf_primitive *primitives;
+    uint32_t target_count; /* the same for every primitive (checked) */
+    float *weights; /* target_count (mesh.weights), or NULL when absent */
+    char **target_names; /* target_count (mesh.extras.targetNames), or NULL;
+                               an entry may be NULL when not a string */
+} mk_gltf_mesh;
+
+typedef struct mk_gltf_node {
+    char *name;
+    uint32_t mesh; /* or NONE */
+    uint32_t parent; /* or NONE */
+    uint32_t child_count;
+    uint32_t *children;
+    bool has_matrix; /* true: matrix is what the file gave */
+    float matrix[16]; /* column-major; identity when absent */
+    float translation[3]; /* (0 0 0) when absent */
+    float rotation[4]; /* x y z w; (0 0 0 1) when absent */
+    float scale[3]; /* (1 1 1) when absent */
+    uint32_t weight_count;
+    float *weights; /* node.weights (== its mesh's target_count), or NULL */
+} mk_gltf_node;
+
+typedef struct mk_gltf_scene {
+    char *name;
+    uint32_t node_count;
+    uint32_t *nodes;
+} mk_gltf_scene;
+
+typedef struct mk_gltf_sampler {
+    uint32_t input; /* accessor: SCALAR FLOAT times in seconds */
+    uint32_t output; /* accessor */
+    mk_track_interpolation interpolation;
+} mk_gltf_sampler;
+
+typedef struct mk_gltf_channel {
+    uint32_t sampler;
+    uint32_t node; /* NONE: the channel is ignored (§3.11: target.node undefined) */
+    mk_track_path path;
+    bool supported; /* false for paths morphkit does not know (e.g. "pointer") */
+} mk_gltf_channel;
+
+typedef struct mk_gltf_animation {
+    char *name;
+    uint32_t sampler_count;
+    mk_gltf_sampler *samplers;
+    uint32_t channel_count;
+    mk_gltf_channel *channels;
+} mk_gltf_animation;
+
+typedef struct mk_gltf {
+    uint32_t buffer_count, buffer_view_count, accessor_count, mesh_count, node_count, scene_count,
+        animation_count;
+    mk_gltf_buffer *buffers;
+    mk_gltf_buffer_view *buffer_views;
+    mk_gltf_accessor *accessors;
+    mk_gltf_mesh *meshes;
+    mk_gltf_node *nodes;
+    mk_gltf_scene *scenes;
+    mk_gltf_animation *animations;
+    uint32_t scene; /* default scene or NONE */
+    bool is_glb;
+    bool uses_quantization; /* KHR_mesh_quantization in extensionsUsed */
+    char *generator; /* asset.generator or NULL */
+    char *path; /* the file it was loaded from ("<memory>" otherwise) */
+    struct mk_gltf_storage *storage; /* private: the owned blocks */
+} mk_gltf;
+
+/* Loads a .gltf or .glb file (told apart by the GLB magic, not the name).
+ * options may be NULL. External buffers are resolved relative to the file's
+ * folder. */
+MK_API mk_status mk_gltf_load(const char *path, const mk_gltf_options *options, mk_gltf **out,
+                              mk_error *err);
+
+/* Parses a .gltf or .glb held in memory (copied once; the caller keeps
+ * data). base_dir is the folder external buffer URIs are relative to; NULL
+ * makes any external URI an error. name is used as mk_error.file. */
+MK_API mk_status mk_gltf_parse(const void *data, size_t size, const char *base_dir,
+                               const char *name, const mk_gltf_options *options, mk_gltf **out,
+                               mk_error *err);
+
+MK_API void mk_gltf_destroy(mk_gltf *gltf);
+
+/* Components per element of a type (1, 2, 3, 4, 4, 9, 16). */
+MK_API uint32_t mk_gltf_type_components(mk_gltf_type type);
+/* "SCALAR", "VEC3", ... */
+MK_API const char *mk_gltf_type_name(mk_gltf_type type);
+/* Bytes per component (1, 2 or 4), 0 for an unknown value. */
+MK_API uint32_t mk_gltf_component_size(mk_gltf_component_type type);
+
+/* Decodes an accessor into out (count * components floats, element-major):
+ * normalized integers per §3.11 (e.g. max(c / 127, -1) for BYTE), other
+ * integers converted as they are (KHR_mesh_quantization), sparse values
+ * substituted, no bufferView read as zeros. out_count is the number of
+ * floats out holds; MK_ERR_INVALID_ARGUMENT when too small. */
+MK_API mk_status mk_gltf_accessor_read_float(const mk_gltf *gltf, uint32_t accessor, float *out,
+                                             size_t out_count, mk_error *err);
+
+/* Decodes an unsigned-integer SCALAR accessor (e.g. primitive indices) into
+ * out (count values). MK_ERR_INVALID_ARGUMENT for other types or a too small
+ * out. */
+MK_API mk_status mk_gltf_accessor_read_index(const mk_gltf *gltf, uint32_t accessor, uint32_t *out,
+                                             size_t out_count, mk_error *err);
+
+/* A direct pointer to an accessor's data when it is already tightly packed,
+ * 4-byte aligned, not sparse FLOAT; NULL otherwise (then read with
+ * mk_gltf_accessor_read_float). */
+MK_API const float *mk_gltf_accessor_float_data(const mk_gltf *gltf, uint32_t accessor);
+
+/* The morph weights a node shows without animation: node.weights, else its
+ * mesh's mesh.weights, else zeros (§3.7.2.2). out holds count floats; count
+ * beyond the mesh's target count is zero-filled. A node without a mesh gives
+ * zeros. */
+MK_API void mk_gltf_node_default_weights(const mk_gltf *gltf, uint32_t node, float *out,
+                                         size_t count);
+
+/* Builds the runtime morph set of meshes[mesh].primitives[primitive]:
+ * POSITION (required), NORMAL and TANGENT of the base, and the targets'
+ * deltas decoded to float. Target NORMAL/TANGENT deltas of an attribute the
+ * base lacks are ignored. Whatever the accessor form (dense, sparse, or both),
+ * a delta that moves at most a quarter of the vertices is stored sparse (its
+ * cost then follows its entries), any other dense. default_weights =
+ * mesh.weights or zeros (node.weights: see mk_gltf_node_default_weights). */
+MK_API mk_status mk_gltf_build_morph_set(const mk_gltf *gltf, uint32_t mesh, uint32_t primitive,
+                                         const mk_allocator *allocator, mk_morph_set **out,
+                                         mk_error *err);
+
+/* Builds the runtime clip of animations[animation]: one track per channel
+ * with a node and a known path (track.target = the node), in channel order;
+ * channels without a node or with another path are skipped. Key times are
+ * rounded to microseconds; outputs are decoded to float (normalized integer
+ * weights and rotations too). Errors: input not SCALAR FLOAT, output count
+ * not keys * components (* 3 for CUBICSPLINE), a weights channel on a node
+ * without a mesh, times negative or not strictly increasing. */
+MK_API mk_status mk_gltf_build_track_clip(const mk_gltf *gltf, uint32_t animation,
+                                          const mk_allocator *allocator, mk_track_clip **out,
+                                          mk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,242 @@
+/* Morph target sets and their evaluation (see morphkit/morph.h). */
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+#include "morphkit/morph.h"
+
+/* Sizes of the parts of the one block, in the order they are laid out. */
+typedef struct morph_layout {
+    size_t targets, weights, base_pos, base_nrm, base_tan, total;
+} morph_layout;
+
+static bool desc_ok(const mk_morph_set_desc *d)
+{
+    if (!d || d->vertex_count == 0)
+        return false;
+    if (!d->entry_counts)
+        return true;
+    for (size_t i = 0; i < (size_t)d->target_count * MK_MORPH_ATTRIBUTE_COUNT; i++) {
+        uint32_t n = d->entry_counts[i];
+        int attr = (int)(i % MK_MORPH_ATTRIBUTE_COUNT);
+        if (n != MK_MORPH_DENSE && n > d->vertex_count)
+            return false;
+        if (n && ((attr == MK_MORPH_NORMAL && !d->has_normals) ||
+                  (attr == MK_MORPH_TANGENT && !d->has_tangents)))
+            return false;
+    }
+    return true;
+}
+
+/* Walks the layout; when set is not NULL, also points its arrays into base. */
+static bool layout(const mk_morph_set_desc *d, morph_layout *l, mk_morph_set *set, uint8_t *base)
+{
+    size_t total = sizeof(mk_morph_set), vc = d->vertex_count;
+    if (!mk_layout_add(&total, d->target_count, sizeof(mk_morph_target), &l->targets) ||
+        !mk_layout_add(&total, d->target_count, sizeof(float), &l->weights) ||
+        !mk_layout_add(&total, vc, 3 * sizeof(float), &l->base_pos) ||
+        !mk_layout_add(&total, d->has_normals ? vc : 0, 3 * sizeof(float), &l->base_nrm) ||
+        !mk_layout_add(&total, d->has_tangents ? vc : 0, 4 * sizeof(float), &l->base_tan))
+        return false;
+    if (set) {
+        set->targets = (mk_morph_target *)(base + l->targets);
+        set->default_weights = (float *)(base + l->weights);
+        set->base_positions = (float *)(base + l->base_pos);
+        set->base_normals = d->has_normals ? (float *)(base + l->base_nrm) : NULL;
+        set->base_tangents = d->has_tangents ? (float *)(base + l->base_tan) : NULL;
+    }
+    for (size_t i = 0; d->entry_counts && i < (size_t)d->target_count * MK_MORPH_ATTRIBUTE_COUNT;
+         i++) {
+        uint32_t n = d->entry_counts[i];
+        if (n == 0)
+            continue;
+        bool dense = n == MK_MORPH_DENSE;
+        size_t entries = dense ? vc : n, off_idx = 0, off_val;
+        if ((!dense && !mk_layout_add(&total, entries, sizeof(uint32_t), &off_idx)) ||
+            !mk_layout_add(&total, entries, 3 * sizeof(float), &off_val))
+            return false;
+        if (set) {
+            mk_morph_delta *dl =
+                &set->targets[i / MK_MORPH_ATTRIBUTE_COUNT].delta[i % MK_MORPH_ATTRIBUTE_COUNT];
+            dl->entry_count = (uint32_t)entries;
+            dl->indices = dense ? NULL : (uint32_t *)(base + off_idx);
+            dl->values = (float *)(base + off_val);
+        }
+    }
+    l->total = total;
+    return true;
+}
+
+size_t mk_morph_set_byte_size(const mk_morph_set_desc *desc)
+{
+    morph_layout l;
+    if (!desc_ok(desc) || !layout(desc, &l, NULL, NULL))
+        return 0;
+    return l.total;
+}
+
+mk_status mk_morph_set_create(const mk_morph_set_desc *desc, const mk_allocator *allocator,
+                              mk_morph_set **out, mk_error *err)
+{
+    *out = NULL;
+    if (!desc_ok(desc))
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "morph set: zero vertices, an entry count above the vertex count, or "
+                            "a NORMAL/TANGENT delta without that base attribute");
+    morph_layout l;
+    if (!layout(desc, &l, NULL, NULL))
+        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0, "morph set: size overflows");
+    uint8_t *block = (uint8_t *)mk_alloc(allocator, l.total);
+    if (!block)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0,
+                            "morph set: out of memory (%zu bytes)", l.total);
+    memset(block, 0, l.total);
+    mk_morph_set *set = (mk_morph_set *)block;
+    set->vertex_count = desc->vertex_count;
+    set->target_count = desc->target_count;
+    set->allocator = mk_allocator_copy(allocator);
+    set->byte_size = l.total;
+    layout(desc, &l, set, block);
+    *out = set;
+    return MK_OK;
+}
+
+void mk_morph_set_destroy(mk_morph_set *set)
+{
+    if (!set)
+        return;
+    mk_allocator a = set->allocator;
+    mk_free(&a, set, set->byte_size);
+}
+
+static bool all_finite(const float *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(p[i]))
+            return false;
+    return true;
+}
+
+mk_status mk_morph_set_validate(const mk_morph_set *set, mk_error *err)
+{
+    static const char *const names[] = {"POSITION", "NORMAL", "TANGENT"};
+    size_t vc = set->vertex_count;
+    if (!all_finite(set->base_positions, vc * 3) ||
+        (set->base_normals && !all_finite(set->base_normals, vc * 3)) ||
+        (set->base_tangents && !all_finite(set->base_tangents, vc * 4)) ||
+        !all_finite(set->default_weights, set->target_count))
+        return mk_error_set(err, MK_ERR_RANGE, NULL, 0,
+                            "base attributes or default weights hold NaN or infinity");
+    for (uint32_t t = 0; t < set->target_count; t++) {
+        for (int a = 0; a < MK_MORPH_ATTRIBUTE_COUNT; a++) {
+            const mk_morph_delta *d = &set->targets[t].delta[a];
+            if (!all_finite(d->values, (size_t)d->entry_count * 3))
+                return mk_error_set(err, MK_ERR_RANGE, NULL, 0,
+                                    "targets[%u].%s: a delta is NaN or infinite", t, names[a]);
+            for (uint32_t e = 0; d->indices && e < d->entry_count; e++) {
+                if (d->indices[e] >= set->vertex_count ||
+                    (e > 0 && d->indices[e] <= d->indices[e - 1]))
+                    return mk_error_set(err, MK_ERR_RANGE, NULL, 0,
+                                        "targets[%u].%s: sparse index %u at entry %u is out of "
+                                        "range or not increasing",
+                                        t, names[a], d->indices[e], e);
+            }
+        }
+    }
+    return MK_OK;
+}
+
+/* out (stride 3 or 4 floats per vertex) += w * delta. */
+static void add_delta(float *restrict out, size_t stride, const mk_morph_delta *d, float w)
+{
+    /* restrict: outputs never overlap the set (header contract), which lets
+     * the compiler vectorize the dense loop without runtime overlap checks. */
+    const float *restrict v = d->values;
+    if (!d->indices) {
+        if (stride == 3) {
+            size_t n = (size_t)d->entry_count * 3;
+            for (size_t i = 0; i < n; i++)
+                out[i] += w * v[i];
+        } else {
+            for (size_t i = 0; i < d->entry_count; i++) {
+                float *o = out + i * stride;
+                o[0] += w * v[3 * i];
+                o[1] += w * v[3 * i + 1];
+                o[2] += w * v[3 * i + 2];
+            }
+        }
+        return;
+    }
+    for (size_t e = 0; e < d->entry_count; e++) {
+        float *o = out + (size_t)d->indices[e] * stride;
+        o[0] += w * v[3 * e];
+        o[1] += w * v[3 * e + 1];
+        o[2] += w * v[3 * e + 2];
+    }
+}
+
+/* Re-normalizes xyz of each vertex; (0 0 0) below 1e-12, as blend.h does. */
+static void normalize3(float *p, size_t count, size_t stride)
+{
+    for (size_t i = 0; i < count; i++, p += stride) {
+        float len2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+        if (len2 < 1e-24f) {
+            p[0] = p[1] = p[2] = 0.0f;
+            continue;
+        }
+        float inv = 1.0f / sqrtf(len2);
+        p[0] *= inv;
+        p[1] *= inv;
+        p[2] *= inv;
+    }
+}
+
+static void evaluate(const mk_morph_set *set, const uint32_t *targets, const float *weights,
+                     size_t count, float *pos, float *nrm, float *tan)
+{
+    size_t vc = set->vertex_count;
+    if (!set->base_normals)
+        nrm = NULL;
+    if (!set->base_tangents)
+        tan = NULL;
+    memcpy(pos, set->base_positions, vc * 3 * sizeof(float));
+    if (nrm)
+        memcpy(nrm, set->base_normals, vc * 3 * sizeof(float));
+    if (tan)
+        memcpy(tan, set->base_tangents, vc * 4 * sizeof(float));
+    for (size_t i = 0; i < count; i++) {
+        float w = weights[i];
+        if (w == 0.0f)
+            continue; /* inactive targets cost nothing */
+        uint32_t t = targets ? targets[i] : (uint32_t)i;
+        assert(t < set->target_count);
+        const mk_morph_target *tg = &set->targets[t];
+        if (tg->delta[MK_MORPH_POSITION].entry_count)
+            add_delta(pos, 3, &tg->delta[MK_MORPH_POSITION], w);
+        if (nrm && tg->delta[MK_MORPH_NORMAL].entry_count)
+            add_delta(nrm, 3, &tg->delta[MK_MORPH_NORMAL], w);
+        if (tan && tg->delta[MK_MORPH_TANGENT].entry_count)
+            add_delta(tan, 4, &tg->delta[MK_MORPH_TANGENT], w);
+    }
+    if (nrm)
+        normalize3(nrm, vc, 3);
+    if (tan)
+        normalize3(tan, vc, 4); /* w (handedness) is left as the base had it */
+}
+
+void mk_morph_evaluate(const mk_morph_set *set, const float *weights, float *out_positions,
+                       float *out_normals, float *out_tangents)
+{
+    assert(set && out_positions);
+    evaluate(set, NULL, weights ? weights : set->default_weights, set->target_count, out_positions,
+             out_normals, out_tangents);
+}
+
+void mk_morph_evaluate_pose(const mk_morph_set *set, const uint32_t *targets, const float *weights,
+                            size_t count, float *out_positions, float *out_normals,
+                            float *out_tangents)
+{
+    assert(set && out_positions && (count == 0 || (targets && weights)));
+    evaluate(set, targets, weights, count, out_positions, out_normals, out_tangents);
+}

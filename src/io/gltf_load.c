@@ -1,0 +1,275 @@
+/* glTF reader: entry points, the GLB container (§4.4) and the document
+ * level (asset, extensions, the order objects are read in). */
+#include <stdio.h>
+#include <string.h>
+
+#include "gltf_internal.h"
+
+enum {
+    GLB_MAGIC = 0x46546C67u, /* "glTF" */
+    GLB_CHUNK_JSON = 0x4E4F534Au, /* "JSON" */
+    GLB_CHUNK_BIN = 0x004E4942u /* "BIN\0" */
+};
+
+static uint32_t read_u32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Line and column (1-based) of byte `offset` of text, for JSON errors. */
+static void text_position(const char *text, size_t offset, int *line, int *column)
+{
+    int l = 1, col = 1;
+    for (size_t i = 0; i < offset; i++) {
+        if (text[i] == '\n') {
+            l++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    *line = l;
+    *column = col;
+}
+
+static mk_status check_extensions(mk_gltf_ctx *c, const cJSON *root)
+{
+    const cJSON *arr, *e;
+    uint32_t n, i = 0;
+    mk_status s = mk_gltf_json_array(c, root, "extensionsRequired", "", &arr, &n);
+    if (s != MK_OK)
+        return s;
+    cJSON_ArrayForEach (e, arr) {
+        if (!cJSON_IsString(e))
+            return mk_gltf_fail(c, MK_ERR_PARSE, "extensionsRequired", "entry %u is not a string",
+                                i);
+        if (strcmp(e->valuestring, "KHR_mesh_quantization") != 0)
+            return mk_gltf_fail(c, MK_ERR_UNSUPPORTED, "extensionsRequired",
+                                "required extension '%s' is not supported", e->valuestring);
+        i++;
+    }
+    if ((s = mk_gltf_json_array(c, root, "extensionsUsed", "", &arr, &n)) != MK_OK)
+        return s;
+    cJSON_ArrayForEach (e, arr) {
+        if (cJSON_IsString(e) && strcmp(e->valuestring, "KHR_mesh_quantization") == 0)
+            c->g->uses_quantization = true;
+    }
+    return MK_OK;
+}
+
+static mk_status check_asset(mk_gltf_ctx *c, const cJSON *root)
+{
+    const cJSON *asset = cJSON_GetObjectItemCaseSensitive(root, "asset");
+    if (!asset)
+        return mk_gltf_fail(c, MK_ERR_PARSE, "", "missing required 'asset'");
+    mk_status s = mk_gltf_json_object(c, asset, "asset");
+    if (s != MK_OK)
+        return s;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(asset, "version");
+    if (!cJSON_IsString(v))
+        return mk_gltf_fail(c, MK_ERR_PARSE, "asset", "missing required string 'version'");
+    /* §3.2: "<major>.<minor>"; a reader supports every minor of its major
+     * unless minVersion says more is needed. */
+    if (strncmp(v->valuestring, "2.", 2) != 0)
+        return mk_gltf_fail(c, MK_ERR_UNSUPPORTED, "asset.version",
+                            "glTF version '%s' is not supported (only 2.x)", v->valuestring);
+    const cJSON *mv = cJSON_GetObjectItemCaseSensitive(asset, "minVersion");
+    if (mv && (!cJSON_IsString(mv) || strcmp(mv->valuestring, "2.0") != 0))
+        return mk_gltf_fail(c, MK_ERR_UNSUPPORTED, "asset.minVersion", "minVersion is not 2.0");
+    return mk_gltf_json_string(c, asset, "generator", "asset", &c->g->generator);
+}
+
+mk_status mk_gltf_parse_document(mk_gltf_ctx *c, const char *json, size_t size)
+{
+    /* A UTF-8 byte order mark is not allowed (§3.1), but harmless to skip. */
+    size_t skip = size >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(json + skip, size - skip, &end, 0);
+    if (!root) {
+        size_t off = end && end >= json + skip ? (size_t)(end - json) : 0;
+        if (off > size)
+            off = size;
+        mk_status s = mk_gltf_fail(c, MK_ERR_PARSE, "", "invalid JSON near byte %zu", off);
+        if (c->err)
+            text_position(json, off, &c->err->line, &c->err->column);
+        return s;
+    }
+    mk_status s = mk_gltf_json_object(c, root, "(root)");
+    if (s == MK_OK)
+        s = check_asset(c, root);
+    if (s == MK_OK)
+        s = check_extensions(c, root);
+    /* Order matters: later objects check their references against the
+     * earlier ones (accessors need buffer data, nodes need target counts). */
+    if (s == MK_OK)
+        s = mk_gltf_parse_buffers(c, root);
+    if (s == MK_OK)
+        s = mk_gltf_parse_buffer_views(c, root);
+    if (s == MK_OK)
+        s = mk_gltf_parse_accessors(c, root);
+    if (s == MK_OK)
+        s = mk_gltf_parse_meshes(c, root);
+    if (s == MK_OK)
+        s = mk_gltf_parse_nodes(c, root);
+    if (s == MK_OK)
+        s = mk_gltf_parse_scenes(c, root);
+    if (s == MK_OK)
+        s = mk_gltf_json_index(c, root, "scene", "", false, c->g->scene_count, "scenes",
+                               &c->g->scene);
+    if (s == MK_OK)
+        s = mk_gltf_parse_animations(c, root);
+    cJSON_Delete(root);
+    return s;
+}
+
+/* Splits a GLB into its JSON and BIN chunks (§4.4.3); the first chunk must
+ * be JSON, the first BIN chunk after it is the binary buffer, other chunk
+ * types are skipped. */
+static mk_status parse_glb(mk_gltf_ctx *c, const uint8_t *data, size_t size)
+{
+    if (size < 12)
+        return mk_gltf_fail(c, MK_ERR_PARSE, "", "GLB header truncated (%zu of 12 bytes)", size);
+    uint32_t version = read_u32le(data + 4), length = read_u32le(data + 8);
+    if (version != 2)
+        return mk_gltf_fail(c, MK_ERR_UNSUPPORTED, "", "GLB version %u is not supported", version);
+    if (length > size)
+        return mk_gltf_fail(c, MK_ERR_PARSE, "",
+                            "GLB truncated: header says %u bytes, file has %zu", length, size);
+    size_t off = 12;
+    const uint8_t *json = NULL;
+    size_t json_size = 0;
+    for (int chunk = 0; off < length; chunk++) {
+        if (length - off < 8)
+            return mk_gltf_fail(c, MK_ERR_PARSE, "", "GLB chunk %d header truncated at byte %zu",
+                                chunk, off);
+        uint32_t clen = read_u32le(data + off), ctype = read_u32le(data + off + 4);
+        off += 8;
+        if (clen > length - off)
+            return mk_gltf_fail(c, MK_ERR_PARSE, "",
+                                "GLB chunk %d (%u bytes at byte %zu) runs past the end (%u bytes)",
+                                chunk, clen, off, length);
+        if (chunk == 0) {
+            if (ctype != GLB_CHUNK_JSON)
+                return mk_gltf_fail(c, MK_ERR_PARSE, "", "GLB first chunk is not JSON");
+            json = data + off;
+            json_size = clen;
+        } else if (ctype == GLB_CHUNK_BIN && !c->glb_bin) {
+            c->glb_bin = data + off;
+            c->glb_bin_size = clen;
+        }
+        off += clen;
+    }
+    if (!json)
+        return mk_gltf_fail(c, MK_ERR_PARSE, "", "GLB has no JSON chunk");
+    c->g->is_glb = true;
+    return mk_gltf_parse_document(c, (const char *)json, json_size);
+}
+
+/* Parses bytes that the storage already owns. */
+static mk_status parse_owned(mk_gltf_ctx *c, const uint8_t *data, size_t size)
+{
+    if (size >= 4 && read_u32le(data) == GLB_MAGIC)
+        return parse_glb(c, data, size);
+    return mk_gltf_parse_document(c, (const char *)data, size);
+}
+
+/* Sets up storage, the model and the context; the path names it. */
+static mk_status begin(mk_gltf_ctx *c, const char *name, const char *base_dir,
+                       const mk_gltf_options *options, mk_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->err = err;
+    c->file = name;
+    c->base_dir = base_dir;
+    c->max_buffer =
+        options && options->max_buffer_size ? options->max_buffer_size : (size_t)1 << 30;
+    c->max_count = options && options->max_count ? options->max_count : (uint32_t)1 << 26;
+    const mk_allocator *a = options ? options->allocator : NULL;
+    struct mk_gltf_storage *st =
+        (struct mk_gltf_storage *)mk_alloc(a, sizeof(struct mk_gltf_storage));
+    if (!st)
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "", "out of memory");
+    st->allocator = mk_allocator_copy(a);
+    st->head = NULL;
+    c->st = st;
+    c->g = (mk_gltf *)mk_gltf_arena_alloc(st, sizeof(mk_gltf));
+    if (!c->g || !(c->g->path = mk_gltf_arena_strdup(st, name))) {
+        mk_gltf_storage_free(st);
+        mk_free(&st->allocator, st, sizeof *st);
+        c->st = NULL;
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "", "out of memory");
+    }
+    c->g->storage = st;
+    c->g->scene = MK_GLTF_NONE;
+    return MK_OK;
+}
+
+static mk_status finish(mk_gltf_ctx *c, mk_status s, mk_gltf **out)
+{
+    if (s != MK_OK) {
+        mk_gltf_destroy(c->g);
+        *out = NULL;
+        return s;
+    }
+    *out = c->g;
+    return MK_OK;
+}
+
+mk_status mk_gltf_load(const char *path, const mk_gltf_options *options, mk_gltf **out,
+                       mk_error *err)
+{
+    *out = NULL;
+    char dir[1024];
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        strcpy(dir, ".");
+    } else if ((size_t)(slash - path) >= sizeof dir) {
+        return mk_error_set(err, MK_ERR_LIMIT, path, 0, "path too long");
+    } else {
+        size_t n = slash == path ? 1 : (size_t)(slash - path);
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    mk_gltf_ctx c;
+    mk_status s = begin(&c, path, dir, options, err);
+    if (s != MK_OK)
+        return s;
+    uint8_t *data;
+    size_t size;
+    s = mk_gltf_read_file(&c, path, "", c.max_buffer, 0, &data, &size);
+    if (s == MK_OK)
+        s = parse_owned(&c, data, size);
+    return finish(&c, s, out);
+}
+
+mk_status mk_gltf_parse(const void *data, size_t size, const char *base_dir, const char *name,
+                        const mk_gltf_options *options, mk_gltf **out, mk_error *err)
+{
+    *out = NULL;
+    mk_gltf_ctx c;
+    mk_status s = begin(&c, name ? name : "<memory>", base_dir, options, err);
+    if (s != MK_OK)
+        return s;
+    if (size > c.max_buffer)
+        return finish(&c,
+                      mk_gltf_fail(&c, MK_ERR_LIMIT, "", "%zu bytes is above the limit %zu", size,
+                                   c.max_buffer),
+                      out);
+    /* One copy, so that buffers can point into storage the model owns. */
+    uint8_t *copy = (uint8_t *)mk_gltf_arena_alloc_uninit(c.st, size);
+    if (!copy)
+        return finish(&c, mk_gltf_fail(&c, MK_ERR_OUT_OF_MEMORY, "", "out of memory"), out);
+    if (size)
+        memcpy(copy, data, size);
+    return finish(&c, parse_owned(&c, copy, size), out);
+}
+
+void mk_gltf_destroy(mk_gltf *gltf)
+{
+    if (!gltf)
+        return;
+    struct mk_gltf_storage *st = gltf->storage;
+    mk_allocator a = st->allocator;
+    mk_gltf_storage_free(st); /* gltf itself lives in the storage */
+    mk_free(&a, st, sizeof *st);
+}
