@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "morphkit/blend.h"
 #include "morphkit/morph.h"
 
 /* Sizes of the parts of the one block, in the order they are laid out. */
@@ -176,9 +177,15 @@ static void add_delta(float *restrict out, size_t stride, const mk_morph_delta *
     }
 }
 
-/* Re-normalizes xyz of each vertex; (0 0 0) below 1e-12, as blend.h does. */
+/* Re-normalizes xyz of each vertex; (0 0 0) below 1e-12, as blend.h does.
+ * Packed float3 goes through the blend kernel (in place, w = 0: the same
+ * SIMD normalization); tangents (stride 4) take the plain loop. */
 static void normalize3(float *p, size_t count, size_t stride)
 {
+    if (stride == 3) {
+        mk_blend_normals(p, p, p, 0.0f, count);
+        return;
+    }
     for (size_t i = 0; i < count; i++, p += stride) {
         float len2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
         if (len2 < 1e-24f) {
@@ -192,6 +199,63 @@ static void normalize3(float *p, size_t count, size_t stride)
     }
 }
 
+/* out = src + sum of up to 4 weighted dense float3 streams, one pass (n =
+ * 3 * vertices floats). Fusing the targets reads each output once instead
+ * of once per target. */
+static void fused_sum(float *out, const float *src, const float *const *d, const float *w,
+                      uint32_t k, size_t n)
+{
+    /* no restrict: out may be src (later groups); the compiler checks
+     * overlap once per call and runs the vector loop */
+    const float *d0 = d[0];
+    const float *d1 = k > 1 ? d[1] : d[0];
+    const float *d2 = k > 2 ? d[2] : d[0];
+    const float *d3 = k > 3 ? d[3] : d[0];
+    float w0 = w[0], w1 = k > 1 ? w[1] : 0.0f, w2 = k > 2 ? w[2] : 0.0f, w3 = k > 3 ? w[3] : 0.0f;
+    for (size_t i = 0; i < n; i++)
+        out[i] = src[i] + w0 * d0[i] + w1 * d1[i] + w2 * d2[i] + w3 * d3[i];
+}
+
+/* One packed float3 attribute (positions or normals): base plus every
+ * active target's delta, dense ones fused 4 at a time, sparse ones after. */
+static void accumulate3(const mk_morph_set *set, int attribute, const float *base,
+                        const uint32_t *targets, const float *weights, size_t count, float *out)
+{
+    size_t n = (size_t)set->vertex_count * 3;
+    const float *dense[4];
+    float dw[4];
+    uint32_t k = 0;
+    bool started = false;
+    for (size_t i = 0; i < count; i++) {
+        float w = weights[i];
+        if (w == 0.0f)
+            continue; /* inactive targets cost nothing */
+        uint32_t t = targets ? targets[i] : (uint32_t)i;
+        assert(t < set->target_count);
+        const mk_morph_delta *d = &set->targets[t].delta[attribute];
+        if (!d->entry_count || d->indices)
+            continue; /* absent, or sparse (below) */
+        dense[k] = d->values;
+        dw[k++] = w;
+        if (k == 4) {
+            fused_sum(out, started ? out : base, dense, dw, k, n);
+            started = true;
+            k = 0;
+        }
+    }
+    if (k)
+        fused_sum(out, started ? out : base, dense, dw, k, n);
+    else if (!started)
+        memcpy(out, base, n * sizeof(float));
+    for (size_t i = 0; i < count; i++) {
+        float w = weights[i];
+        uint32_t t = targets ? targets[i] : (uint32_t)i;
+        const mk_morph_delta *d = &set->targets[t].delta[attribute];
+        if (w != 0.0f && d->entry_count && d->indices)
+            add_delta(out, 3, d, w);
+    }
+}
+
 static void evaluate(const mk_morph_set *set, const uint32_t *targets, const float *weights,
                      size_t count, float *pos, float *nrm, float *tan)
 {
@@ -200,24 +264,20 @@ static void evaluate(const mk_morph_set *set, const uint32_t *targets, const flo
         nrm = NULL;
     if (!set->base_tangents)
         tan = NULL;
-    memcpy(pos, set->base_positions, vc * 3 * sizeof(float));
+    accumulate3(set, MK_MORPH_POSITION, set->base_positions, targets, weights, count, pos);
     if (nrm)
-        memcpy(nrm, set->base_normals, vc * 3 * sizeof(float));
-    if (tan)
+        accumulate3(set, MK_MORPH_NORMAL, set->base_normals, targets, weights, count, nrm);
+    if (tan) {
         memcpy(tan, set->base_tangents, vc * 4 * sizeof(float));
-    for (size_t i = 0; i < count; i++) {
-        float w = weights[i];
-        if (w == 0.0f)
-            continue; /* inactive targets cost nothing */
-        uint32_t t = targets ? targets[i] : (uint32_t)i;
-        assert(t < set->target_count);
-        const mk_morph_target *tg = &set->targets[t];
-        if (tg->delta[MK_MORPH_POSITION].entry_count)
-            add_delta(pos, 3, &tg->delta[MK_MORPH_POSITION], w);
-        if (nrm && tg->delta[MK_MORPH_NORMAL].entry_count)
-            add_delta(nrm, 3, &tg->delta[MK_MORPH_NORMAL], w);
-        if (tan && tg->delta[MK_MORPH_TANGENT].entry_count)
-            add_delta(tan, 4, &tg->delta[MK_MORPH_TANGENT], w);
+        for (size_t i = 0; i < count; i++) {
+            float w = weights[i];
+            if (w == 0.0f)
+                continue;
+            uint32_t t = targets ? targets[i] : (uint32_t)i;
+            const mk_morph_delta *d = &set->targets[t].delta[MK_MORPH_TANGENT];
+            if (d->entry_count)
+                add_delta(tan, 4, d, w);
+        }
     }
     if (nrm)
         normalize3(nrm, vc, 3);
