@@ -23,6 +23,7 @@ demo: build
 test: test-normal test-asan
 
 test-normal: build
+	-@sh scripts/js-deps.sh
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-asan: deps

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The main job on the bundled demo units: validate them, print their info
-# and a sampled (blended) pose. Called by `make demo` with the build folder.
+# and a sampled (blended) pose, then render their animations to out/ as GIFs
+# and contact sheets. Called by `make demo` with the build folder.
 set -e
 BUILD=${1:-build}
 MK="$BUILD/morphkit"
@@ -16,3 +17,19 @@ echo "== morphkit sample: the knight walks, is told to attack at 0.2 s, then idl
 echo
 echo "== a blended pose: knight Walk, halfway from frame 1 to frame 2"
 "$BUILD/examples/example_blend_pose" assets/demo/knight Walk 0.5
+echo
+echo "== pictures (morphkit preview, headless OpenGL) -> out/"
+mkdir -p out
+for anim in Idle Walk Attack; do
+    "$MK" preview assets/demo/knight --anim $anim --size 320x320 --out out/knight_$anim.gif
+    "$MK" preview assets/demo/knight --anim $anim --sheet --size 200x200 --out out/knight_${anim}_sheet.png
+done
+# The wing: linear blending shrinks the wings mid-stroke (Beat: straight
+# chords between up and down); Flap forced to smooth passes through every
+# frame on a curve. Rendered side by side for comparison.
+"$MK" preview assets/demo/wing --anim Beat --size 320x240 --out out/wing_Beat_linear.gif
+"$MK" preview assets/demo/wing --anim Beat --sheet --fps 10 --size 200x150 --out out/wing_Beat_linear_sheet.png
+"$MK" preview assets/demo/wing --anim Flap --size 320x240 --out out/wing_Flap_linear.gif
+"$MK" preview assets/demo/wing --anim Flap --interpolation smooth --size 320x240 --out out/wing_Flap_smooth.gif
+"$MK" preview assets/demo/wing --anim Flap --sheet --fps 10 --size 200x150 --out out/wing_Flap_linear_sheet.png
+"$MK" preview assets/demo/wing --anim Flap --interpolation smooth --sheet --fps 10 --size 200x150 --out out/wing_Flap_smooth_sheet.png

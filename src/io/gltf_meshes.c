@@ -60,6 +60,29 @@ static mk_status check_indices(mk_gltf_ctx *c, const char *path, uint32_t acc, u
     const uint8_t *p = mk_gltf_accessor_base(c->g, a);
     if (!p)
         return MK_OK; /* all zeros */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Fast path: the largest value of a tightly packed u16/u32 index list in
+     * one branch-free (vectorizable) pass; only a list that fails goes
+     * through the per-element loop below, which names the first bad value. */
+    uint32_t size = mk_gltf_component_size(a->component_type), largest = 0;
+    if (a->stride == size && size == 4) {
+        for (uint32_t i = 0; i < a->count; i++) {
+            uint32_t v;
+            memcpy(&v, p + (size_t)i * 4, 4);
+            largest = v > largest ? v : largest;
+        }
+        if (largest < vertices)
+            return MK_OK;
+    } else if (a->stride == size && size == 2) {
+        for (uint32_t i = 0; i < a->count; i++) {
+            uint16_t v;
+            memcpy(&v, p + (size_t)i * 2, 2);
+            largest = v > largest ? v : largest;
+        }
+        if (largest < vertices)
+            return MK_OK;
+    }
+#endif
     for (uint32_t i = 0; i < a->count; i++) {
         uint32_t v = mk_gltf_read_uindex(p + (size_t)i * a->stride, a->component_type);
         if (v >= vertices)

@@ -24,6 +24,8 @@ typedef struct mk_command {
 int mk_cmd_validate(int argc, char **argv);
 int mk_cmd_info(int argc, char **argv);
 int mk_cmd_sample(int argc, char **argv);
+int mk_cmd_preview(int argc, char **argv); /* cmd_preview.c: headless pictures */
+int mk_cmd_view(int argc, char **argv);    /* cmd_view.c: the GLFW window */
 
 /* `morphkit sample` options, parsed once and shared by the unit and glTF paths. */
 #define MK_SAMPLE_MAX 256
@@ -40,6 +42,14 @@ typedef struct mk_sample_args {
 } mk_sample_args;
 
 int mk_cli_sample_unit(const mk_sample_args *args);
+/* The glTF path of `morphkit sample` (sample_gltf.c): --then is a usage error. */
+int mk_cli_sample_gltf(const mk_sample_args *args);
+/* `morphkit info` for one .gltf/.glb file (info_gltf.c). */
+int mk_cli_info_gltf(const char *path, bool json);
+/* `morphkit validate` for one .gltf/.glb file (validate_gltf.c): prints its
+ * entry (text, or one element of the JSON "units" array; first: no leading
+ * comma) and returns MK_EXIT_OK or MK_EXIT_INVALID. */
+int mk_cli_validate_gltf(const char *path, bool json, bool quiet, bool first);
 
 /* Prints `morphkit: <formatted error>` to stderr. */
 void mk_cli_print_error(const mk_error *err);
@@ -50,6 +60,8 @@ bool mk_cli_is_help(const char *arg);
 /* Writes s as a JSON string literal (quotes and escapes). */
 void mk_cli_json_string(FILE *out, const char *s);
 bool mk_cli_is_dir(const char *path);
+/* True when path is a regular file whose name ends in .gltf or .glb (any case). */
+bool mk_cli_is_gltf_file(const char *path);
 /* Expands PATH (a unit folder, or a library root of unit folders) into unit
  * folder paths (malloc'd; free with mk_unit_list_free(NULL, ...)). Prints
  * the error and returns MK_EXIT_INVALID when PATH is neither. */

@@ -1,6 +1,7 @@
 /* Helpers shared by the subcommands: error printing, JSON strings, paths. */
 #include <stdarg.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -47,6 +48,16 @@ bool mk_cli_is_dir(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool mk_cli_is_gltf_file(const char *path)
+{
+    struct stat st;
+    size_t n = strlen(path);
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    return (n >= 5 && strcasecmp(path + n - 5, ".gltf") == 0) ||
+           (n >= 4 && strcasecmp(path + n - 4, ".glb") == 0);
 }
 
 int mk_cli_unit_paths(const char *path, char ***paths, uint32_t *count)

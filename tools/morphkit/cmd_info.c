@@ -1,5 +1,6 @@
 /* morphkit info PATH [--json]
- * What a unit holds and what it costs: animations, counts, memory, disk. */
+ * What a unit holds and what it costs: animations, counts, memory, disk.
+ * (A .gltf/.glb PATH goes to info_gltf.c.) */
 #include <string.h>
 
 #include "cli.h"
@@ -9,7 +10,10 @@ static void help(FILE *out)
     fprintf(out, "usage: morphkit info [--json] PATH\n\n"
                  "Prints a unit folder's (or every unit of a library root's) animations\n"
                  "and frame counts, vertex and triangle counts, the memory its frame set\n"
-                 "needs and the bytes its frame files take on disk.\n\n"
+                 "needs and the bytes its frame files take on disk. For a .gltf/.glb\n"
+                 "file: meshes and primitives (vertices, attributes, mode), morph target\n"
+                 "counts, names and default weights, the nodes with meshes, and the\n"
+                 "animations with their channels, interpolation, keys and duration.\n\n"
                  "  --json    one JSON object on stdout\n\n"
                  "exit codes: 0 success, 1 invalid input, 2 usage error\n");
 }
@@ -95,6 +99,8 @@ int mk_cmd_info(int argc, char **argv)
         help(stderr);
         return MK_EXIT_USAGE;
     }
+    if (mk_cli_is_gltf_file(path))
+        return mk_cli_info_gltf(path, json);
     char **units;
     uint32_t count;
     if (mk_cli_unit_paths(path, &units, &count) != MK_EXIT_OK)

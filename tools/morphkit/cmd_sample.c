@@ -1,10 +1,12 @@
 /* morphkit sample PATH --time T... [--anim NAME] [--then NAME@T]... [--json]
+ * (PATH: a unit folder, or a .gltf/.glb file: see sample_gltf.c)
  * The state and the pose at exact times, as DESIGN.md "`morphkit sample`
  * JSON" specifies. Each sample replays from time 0 (play --anim, then the
  * --then requests in time order), which the player's slicing guarantee makes
  * identical to one continuous run. */
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -13,16 +15,24 @@ static void help(FILE *out)
     fprintf(out,
             "usage: morphkit sample PATH --time T [--time T2 ...] [--anim NAME]\n"
             "                       [--then NAME@T]... [--json]\n\n"
-            "Prints the animation state and the pose of a unit folder at the given\n"
-            "times (seconds, rounded to the nearest microsecond). A time on a frame\n"
-            "boundary shows the new frame with weight 0.\n\n"
+            "Prints the animation state and the pose of a unit folder, or the morph\n"
+            "weights and morphed vertices of a .gltf/.glb file, at the given times\n"
+            "(seconds, rounded to the nearest microsecond). For a unit, a time on a\n"
+            "frame boundary shows the new frame with weight 0. For glTF, a time is the\n"
+            "clip's own time: before the first key and after the last the end values\n"
+            "hold.\n\n"
             "  --time T       a sample time in seconds (repeatable, at least one)\n"
-            "  --anim NAME    the animation started at time 0 (default: Idle if the\n"
-            "                 unit has one, else the first name in sorted order)\n"
+            "  --anim NAME    the animation started at time 0 (unit default: Idle if the\n"
+            "                 unit has one, else the first name in sorted order; glTF: a\n"
+            "                 name or an index, default animation 0, or the default\n"
+            "                 weights when the file has none)\n"
             "  --then NAME@T  request a switch to NAME at T seconds, as a game calls\n"
-            "                 play() (repeatable)\n"
+            "                 play() (repeatable; units only)\n"
             "  --json         one JSON object with positions (OBJ `v` order) and\n"
-            "                 normals (first frame's `vn` order)\n\n"
+            "                 normals (first frame's `vn` order); for glTF one entry per\n"
+            "                 (node with a mesh, primitive) with node/mesh/primitive\n"
+            "                 indices, the weights in effect and local-space morphed\n"
+            "                 positions, normals and tangents in accessor order\n\n"
             "exit codes: 0 success, 1 invalid input, 2 usage error\n");
 }
 
@@ -85,8 +95,13 @@ int mk_cmd_sample(int argc, char **argv)
             mk_cli_fail("sample: at least one --time is needed (see morphkit sample --help)");
         return MK_EXIT_USAGE;
     }
+    if (mk_cli_is_gltf_file(a.path))
+        return mk_cli_sample_gltf(&a);
     if (!mk_cli_is_dir(a.path)) {
-        mk_cli_fail("%s: not a unit folder", a.path);
+        struct stat st;
+        mk_cli_fail("%s: %s", a.path,
+                    stat(a.path, &st) != 0 ? "no such file or folder"
+                                           : "not a unit folder or a .gltf/.glb file");
         return MK_EXIT_INVALID;
     }
     return mk_cli_sample_unit(&a);

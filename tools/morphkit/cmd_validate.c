@@ -1,5 +1,6 @@
 /* morphkit validate PATH... [--json] [--quiet]
- * Loads each unit with every check on and prints what it found. */
+ * Loads each unit with every check on and prints what it found; .gltf/.glb
+ * paths go to validate_gltf.c. */
 #include <string.h>
 
 #include "cli.h"
@@ -11,7 +12,10 @@ static void help(FILE *out)
             "Checks unit folders (frames named <Animation>_<N>.obj) or library roots\n"
             "(folders of unit folders): frame numbering, vertex counts, the face list\n"
             "of every frame against the first, and warns about likely vertex-order\n"
-            "scrambles, changing UVs, flipped quad diagonals and frames that jump.\n\n"
+            "scrambles, changing UVs, flipped quad diagonals and frames that jump.\n"
+            "A .gltf/.glb PATH is checked against the glTF morph rules (errors name\n"
+            "the JSON path of the object), and warns about targets that move nothing,\n"
+            "meshes no node uses, unused samplers, ignored or duplicate channels.\n\n"
             "  --json    one JSON object on stdout\n"
             "  --quiet   print only errors and warnings\n\n"
             "exit codes: 0 every unit is valid (warnings allowed), 1 a unit is invalid,\n"
@@ -121,6 +125,12 @@ int mk_cmd_validate(int argc, char **argv)
     for (int i = first_path; i < argc; i++) {
         if (argv[i][0] == '-')
             continue;
+        if (mk_cli_is_gltf_file(argv[i])) {
+            if (mk_cli_validate_gltf(argv[i], json, quiet, first) != MK_EXIT_OK)
+                exit_code = MK_EXIT_INVALID;
+            first = false;
+            continue;
+        }
         char **units;
         uint32_t count;
         if (mk_cli_unit_paths(argv[i], &units, &count) != MK_EXIT_OK) {

@@ -4,9 +4,11 @@
 #include "cli.h"
 
 static const mk_command commands[] = {
-    {"validate", "check unit folders (frames, topology, likely export mistakes)", mk_cmd_validate},
-    {"info", "animations, frame/vertex/triangle counts, memory and disk size", mk_cmd_info},
+    {"validate", "check unit folders or glTF files (topology, morph rules, export mistakes)", mk_cmd_validate},
+    {"info", "what a unit or glTF file holds: animations, counts, memory, disk size", mk_cmd_info},
     {"sample", "the animation state and pose at given times (text or JSON)", mk_cmd_sample},
+    {"preview", "render an animation headless: GIF, PNG frame or contact sheet", mk_cmd_preview},
+    {"view", "an interactive window: orbit, switch animations, step, speed", mk_cmd_view},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,188 @@
+/* Frame time of the three GPU ways to draw N animated units, each showing
+ * its own blend of two frames:
+ *   pair      one mk_gl_draw_pose per unit (frames resident, 2 streams)
+ *   crowd     one mk_gl_draw_crowd call (instanced, vertex pulling)
+ *   cpu       mk_blend_frames per unit on the CPU, transformed into one big
+ *             vertex stream, uploaded and drawn with one call
+ * Each frame is rendered into a 512x512 offscreen target and waited for
+ * (glFinish), so the time is the whole frame. Prints a markdown table.
+ * `--quick`: tiny sizes (CTest smoke test). Exits 77 without EGL. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_common.h"
+#include "morphkit/gl.h"
+#include "morphkit/morphkit.h"
+
+/* A bumpy sphere whose bumps travel over `frames` frames. */
+static mk_frame_set *make_unit(uint32_t frames, uint32_t rings, uint32_t segments)
+{
+    mk_frame_set_desc d = {frames, (rings + 1) * (segments + 1), rings * segments * 6, true, false};
+    mk_frame_set *set = NULL;
+    mk_error err;
+    if (mk_frame_set_create(&d, NULL, &set, &err) != MK_OK)
+        return NULL;
+    for (uint32_t f = 0; f < frames; f++) {
+        float *p = mk_frame_set_positions(set, f), *n = mk_frame_set_normals(set, f);
+        for (uint32_t i = 0; i <= rings; i++)
+            for (uint32_t j = 0; j <= segments; j++) {
+                float th = 3.14159265f * (float)i / (float)rings;
+                float ph = 6.2831853f * (float)j / (float)segments;
+                float dir[3] = {sinf(th) * cosf(ph), cosf(th), sinf(th) * sinf(ph)};
+                float r = 1.0f + 0.2f * sinf(3 * ph + (float)f) * sinf(2 * th);
+                uint32_t v = i * (segments + 1) + j;
+                for (int c = 0; c < 3; c++)
+                    p[3 * v + c] = r * dir[c], n[3 * v + c] = dir[c];
+            }
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < rings; i++)
+        for (uint32_t j = 0; j < segments; j++) {
+            uint32_t a = i * (segments + 1) + j, b = a + segments + 1;
+            uint32_t q[6] = {a, b, a + 1, a + 1, b, b + 1};
+            for (int c = 0; c < 6; c++)
+                set->indices[k++] = q[c];
+        }
+    return set;
+}
+
+typedef struct bench {
+    mk_gl_renderer *r;
+    mk_gl_target *target;
+    mk_frame_set *set;
+    mk_gl_frames *frames;
+    mk_gl_instance *inst;
+    uint32_t n;
+    mk_gl_draw_params params;
+    /* cpu path */
+    mk_gl_mesh *mesh;
+    float *pos, *nrm, *tmp_p, *tmp_n;
+} bench;
+
+static const float clear[4] = {0.1f, 0.1f, 0.1f, 1};
+
+static void frame_pair(bench *b)
+{
+    mk_error err;
+    mk_gl_target_begin(b->target, clear);
+    mk_gl_draw_params p = b->params;
+    for (uint32_t i = 0; i < b->n; i++) {
+        mk_pose pose = {2, {b->inst[i].frame_a, b->inst[i].frame_b},
+                        {1 - b->inst[i].weight, b->inst[i].weight}};
+        memcpy(p.model, b->inst[i].model, sizeof p.model);
+        mk_gl_draw_pose(b->r, b->frames, &pose, &p);
+    }
+    mk_gl_check("pair frame", &err);
+}
+
+static void frame_crowd(bench *b)
+{
+    mk_error err;
+    mk_gl_target_begin(b->target, clear);
+    mk_gl_draw_crowd(b->r, b->frames, b->inst, b->n, &b->params, &err);
+    mk_gl_check("crowd frame", &err);
+}
+
+static void frame_cpu(bench *b)
+{
+    mk_error err;
+    uint32_t V = b->set->vertex_count;
+    for (uint32_t i = 0; i < b->n; i++) {
+        const mk_gl_instance *in = &b->inst[i];
+        mk_blend_frames(b->set, in->frame_a, in->frame_b, in->weight, b->tmp_p, b->tmp_n);
+        /* The instance transform is scale + translation here. */
+        float *p = b->pos + (size_t)i * V * 3, *n = b->nrm + (size_t)i * V * 3;
+        for (uint32_t v = 0; v < 3 * V; v += 3)
+            for (int c = 0; c < 3; c++) {
+                p[v + c] = b->tmp_p[v + c] * in->model[0] + in->model[12 + c];
+                n[v + c] = b->tmp_n[v + c];
+            }
+    }
+    mk_gl_target_begin(b->target, clear);
+    mk_gl_mesh_update(b->mesh, b->pos, b->nrm);
+    mk_gl_draw_mesh(b->r, b->mesh, &b->params);
+    mk_gl_check("cpu frame", &err);
+}
+
+int main(int argc, char **argv)
+{
+    int quick = mk_bench_quick(argc, argv);
+    mk_gl_context *ctx = NULL;
+    mk_error err;
+    if (mk_gl_context_create(NULL, &ctx, &err) != MK_OK) {
+        fprintf(stderr, "bench_gl: skipped: %s\n", err.message);
+        return err.code == MK_ERR_UNSUPPORTED ? 77 : 1;
+    }
+    bench b;
+    memset(&b, 0, sizeof b);
+    mk_gl_target_desc td = {512, 512, 0};
+    if (mk_gl_renderer_create(NULL, &b.r, &err) != MK_OK ||
+        mk_gl_target_create(&td, &b.target, &err) != MK_OK || !(b.set = make_unit(6, 10, 16)) ||
+        mk_gl_frames_create(b.r, b.set, &b.frames, &err) != MK_OK) {
+        fprintf(stderr, "bench_gl: %s\n", err.message);
+        return 1;
+    }
+    printf("GL: %s\n", mk_gl_context_description(ctx));
+    printf("unit: %u vertices, %u triangles, %u frames; 512x512 target; ms per frame "
+           "(best of 3)\n\n",
+           b.set->vertex_count, b.set->index_count / 3, b.set->frame_count);
+    printf("| units | pair draws, one by one | crowd, one instanced call | CPU blend + upload |\n");
+    printf("|------:|-----------------------:|--------------------------:|-------------------:|\n");
+    const uint32_t sizes[] = {100, 1000, 10000};
+    const uint32_t quick_sizes[] = {10};
+    const uint32_t *ns = quick ? quick_sizes : sizes;
+    uint32_t count = quick ? 1 : 3;
+    for (uint32_t s = 0; s < count; s++) {
+        uint32_t n = ns[s], side = (uint32_t)ceil(sqrt((double)n));
+        uint32_t V = b.set->vertex_count;
+        b.n = n;
+        b.inst = calloc(n, sizeof *b.inst);
+        b.pos = malloc((size_t)n * V * 3 * sizeof(float));
+        b.nrm = malloc((size_t)n * V * 3 * sizeof(float));
+        b.tmp_p = malloc((size_t)V * 3 * sizeof(float));
+        b.tmp_n = malloc((size_t)V * 3 * sizeof(float));
+        uint32_t *idx = malloc((size_t)n * b.set->index_count * sizeof(uint32_t));
+        if (!b.inst || !b.pos || !b.nrm || !b.tmp_p || !b.tmp_n || !idx) {
+            fprintf(stderr, "bench_gl: out of memory\n");
+            return 1;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            b.inst[i].frame_a = i % 6;
+            b.inst[i].frame_b = (i + 1) % 6;
+            b.inst[i].weight = (float)(i % 10) / 10.0f;
+            float *m = b.inst[i].model;
+            m[0] = m[5] = m[10] = 0.4f;
+            m[15] = 1;
+            m[12] = (float)(i % side) - 0.5f * (float)side;
+            m[13] = (float)(i / side) - 0.5f * (float)side;
+            for (uint32_t k = 0; k < b.set->index_count; k++)
+                idx[(size_t)i * b.set->index_count + k] = b.set->indices[k] + i * V;
+        }
+        memset(&b.params, 0, sizeof b.params);
+        const float center[3] = {-0.5f, -0.5f, 0};
+        mk_gl_orbit_camera(center, 0.72f * (float)side, 0, 0, 0.8f, 1, b.params.view_projection);
+        if (mk_gl_mesh_create(b.r, n * V, idx, n * b.set->index_count, true, &b.mesh, &err) !=
+            MK_OK) {
+            fprintf(stderr, "bench_gl: %s\n", err.message);
+            return 1;
+        }
+        double rounds_s = quick ? 0.0 : 0.3;
+        double t_pair, t_crowd, t_cpu;
+        MK_BENCH_BEST(t_pair, quick ? 1 : 3, rounds_s, frame_pair(&b));
+        MK_BENCH_BEST(t_crowd, quick ? 1 : 3, rounds_s, frame_crowd(&b));
+        MK_BENCH_BEST(t_cpu, quick ? 1 : 3, rounds_s, frame_cpu(&b));
+        printf("| %5u | %22.2f | %25.2f | %18.2f |\n", n, t_pair * 1e3, t_crowd * 1e3,
+               t_cpu * 1e3);
+        fflush(stdout);
+        mk_gl_mesh_destroy(b.mesh);
+        free(b.inst), free(b.pos), free(b.nrm), free(b.tmp_p), free(b.tmp_n), free(idx);
+    }
+    mk_gl_frames_destroy(b.frames);
+    mk_frame_set_destroy(b.set);
+    mk_gl_target_destroy(b.target);
+    mk_gl_renderer_destroy(b.r);
+    mk_gl_context_destroy(ctx);
+    return 0;
+}

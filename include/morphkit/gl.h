@@ -1,0 +1,241 @@
+/* morphkit/gl.h - the GPU layer (library morphkit_gl): OpenGL 3.3 core through
+ * libepoxy, a headless EGL context, and three ways to draw blend shapes.
+ *
+ * Not included by morphkit.h: only code that links morphkit_gl includes it.
+ *
+ * Contexts. Every mk_gl_* object below except mk_gl_context belongs to the GL
+ * context that was current when it was created; it must be used and
+ * destroyed with that context current (one thread at a time, as GL demands).
+ * mk_gl_context makes a headless context (EGL, no window); a windowed program
+ * makes its own context (GLFW, SDL) and then creates the renderer in it.
+ *
+ * Paths (DESIGN.md "Layers", issue 5):
+ *  - pair path (mk_gl_frames + mk_gl_draw_pose): a unit's frames are uploaded
+ *    once into one vertex buffer; a pose of 1 entry is drawn by the standard
+ *    single-stream shader, 2 entries bind frame A and frame B as parallel
+ *    attribute streams (the shader computes mix(A, B, w) and re-normalizes
+ *    the normal), 4 entries (smooth) bind four streams with four weights.
+ *  - target path (mk_gl_morph + mk_gl_draw_morph): glTF morph deltas
+ *    (POSITION, NORMAL, TANGENT; sparse ones made dense) in a buffer texture,
+ *    fetched by gl_VertexID; the active (target, weight) pairs go in a second
+ *    small buffer texture, and the shader loops over a uniform count. No
+ *    shader is compiled per target count and there is no cap on the number
+ *    of targets or of active targets (beyond GL_MAX_TEXTURE_BUFFER_SIZE,
+ *    checked at upload).
+ *  - crowd path (mk_gl_draw_crowd): N instances of one mk_gl_frames, each
+ *    with its own frame A, frame B, weight and transform, in one
+ *    glDrawElementsInstanced call; the vertex shader pulls positions and
+ *    normals from a buffer texture over the same frame buffer.
+ * The capture functions run the same vertex shaders with transform feedback
+ * and return the blended object-space streams, so tests can compare the GPU
+ * with the CPU kernels (mk_pose_eval, mk_morph_evaluate).
+ *
+ * Errors: every fallible call returns an mk_status and fills the mk_error
+ * (no EGL, no display, no GL 3.3 core context, a missing extension, a shader
+ * that does not compile, with its info log, a GL error after an upload).
+ * MK_ERR_UNSUPPORTED means "this machine cannot do it" (tests skip on it).
+ * Nothing here prints, aborts or keeps global state; GL function pointers are
+ * libepoxy's. Matrices are column-major float[16], as OpenGL takes them. */
+#ifndef MORPHKIT_GL_H
+#define MORPHKIT_GL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "morphkit/allocator.h"
+#include "morphkit/error.h"
+#include "morphkit/frame_set.h"
+#include "morphkit/morph.h"
+#include "morphkit/pose.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- headless context ------------------------------------------------------ */
+
+typedef struct mk_gl_context mk_gl_context;
+
+typedef struct mk_gl_context_options {
+    const mk_allocator *allocator; /* NULL: malloc */
+    bool debug;                    /* ask for a debug context (slower) */
+} mk_gl_context_options;
+
+/* Creates an OpenGL 3.3 (or later) core context without a window and makes
+ * it current on the calling thread. Displays are tried in this order:
+ * EGL_MESA_platform_surfaceless, EGL_EXT_platform_device (each device), the
+ * default display; a display without EGL_KHR_surfaceless_context gets a 1x1
+ * pbuffer. Mesa's llvmpipe serves where there is no GPU (set
+ * EGL_PLATFORM=surfaceless or LIBGL_ALWAYS_SOFTWARE=1 to force it).
+ * MK_ERR_UNSUPPORTED when libEGL is missing, no display initializes or none
+ * gives a 3.3 core context (the message says which step failed). options may
+ * be NULL. EGL displays are per process and not reference-counted, and
+ * destroying a context terminates its display: keep one mk_gl_context per
+ * process at a time. */
+MK_API mk_status mk_gl_context_create(const mk_gl_context_options *options, mk_gl_context **out,
+                                      mk_error *err);
+/* Releases the context (made current if it is not). NULL is fine. */
+MK_API void mk_gl_context_destroy(mk_gl_context *context);
+/* Makes the context current on the calling thread. */
+MK_API mk_status mk_gl_context_make_current(mk_gl_context *context, mk_error *err);
+/* "4.5 (Core Profile) Mesa ... / llvmpipe ..." (owned by the context). */
+MK_API const char *mk_gl_context_description(const mk_gl_context *context);
+
+/* ---- renderer: the shader programs ---------------------------------------- */
+
+typedef struct mk_gl_renderer mk_gl_renderer;
+
+typedef struct mk_gl_renderer_options {
+    const mk_allocator *allocator; /* NULL: malloc */
+} mk_gl_renderer_options;
+
+/* Compiles and links the built-in shaders in the current context. Needs
+ * OpenGL 3.3 core (MK_ERR_UNSUPPORTED otherwise, naming the version found);
+ * a shader that fails gives MK_ERR_PARSE with its name and info log. */
+MK_API mk_status mk_gl_renderer_create(const mk_gl_renderer_options *options,
+                                       mk_gl_renderer **out, mk_error *err);
+MK_API void mk_gl_renderer_destroy(mk_gl_renderer *renderer);
+
+/* What every draw takes. Zero means default for each field. */
+typedef struct mk_gl_draw_params {
+    float view_projection[16]; /* clip-from-world (all zero: identity) */
+    float model[16];           /* world-from-object (all zero: identity); the
+                                  crowd path uses each instance's instead */
+    float light_direction[3];  /* towards the light, world space; zero: (0.35, 0.8, 0.5) */
+    float color[4];            /* base colour, linear RGBA; all zero: (0.78, 0.74, 0.68, 1) */
+    float ambient;             /* 0: 0.25 */
+} mk_gl_draw_params;
+
+/* ---- pair path: a unit's frames, uploaded once ----------------------------- */
+
+typedef struct mk_gl_frames mk_gl_frames;
+
+/* Uploads every frame's positions (and normals) into one vertex buffer,
+ * [positions of all frames][normals of all frames], and the indices into an
+ * element buffer. A set without normals is drawn with flat (per-triangle)
+ * normals. MK_ERR_LIMIT when the set is too large for a buffer texture
+ * (GL_MAX_TEXTURE_BUFFER_SIZE floats; the crowd path needs it), or for
+ * GLsizeiptr; MK_ERR_IO on a GL error (out of memory). set may be freed
+ * afterwards. */
+MK_API mk_status mk_gl_frames_create(mk_gl_renderer *renderer, const mk_frame_set *set,
+                                     mk_gl_frames **out, mk_error *err);
+MK_API void mk_gl_frames_destroy(mk_gl_frames *frames);
+MK_API uint32_t mk_gl_frames_frame_count(const mk_gl_frames *frames);
+
+/* Draws a pose (1, 2 or 4 entries; count 0 draws nothing) into the bound
+ * framebuffer with depth testing. Frames must be < frame_count (asserted).
+ * Weights are used as given, like mk_pose_eval. */
+MK_API void mk_gl_draw_pose(mk_gl_renderer *renderer, const mk_gl_frames *frames,
+                            const mk_pose *pose, const mk_gl_draw_params *params);
+
+/* Runs the pose's vertex shader with transform feedback (no rasterization)
+ * and reads back the blended object-space positions and normals (the
+ * set's vertex_count float3 each; out_normals may be NULL, and is left
+ * untouched for a set without normals). */
+MK_API mk_status mk_gl_capture_pose(mk_gl_renderer *renderer, const mk_gl_frames *frames,
+                                    const mk_pose *pose, float *out_positions, float *out_normals,
+                                    mk_error *err);
+
+/* ---- a mesh whose vertices the CPU writes (the standard path) --------------- */
+
+typedef struct mk_gl_mesh mk_gl_mesh;
+
+/* A single-stream mesh: fixed indices, positions/normals re-uploaded by
+ * mk_gl_mesh_update (e.g. a CPU blend each frame). has_normals false: flat
+ * normals. */
+MK_API mk_status mk_gl_mesh_create(mk_gl_renderer *renderer, uint32_t vertex_count,
+                                   const uint32_t *indices, uint32_t index_count, bool has_normals,
+                                   mk_gl_mesh **out, mk_error *err);
+MK_API void mk_gl_mesh_destroy(mk_gl_mesh *mesh);
+/* Replaces the vertex streams (vertex_count float3 each; normals ignored
+ * when the mesh has none). */
+MK_API void mk_gl_mesh_update(mk_gl_mesh *mesh, const float *positions, const float *normals);
+MK_API void mk_gl_draw_mesh(mk_gl_renderer *renderer, const mk_gl_mesh *mesh,
+                            const mk_gl_draw_params *params);
+
+/* ---- target path (glTF morph targets) -------------------------------------- */
+
+typedef struct mk_gl_morph mk_gl_morph;
+
+/* Uploads a morph set: base streams as vertex attributes, every target's
+ * deltas (sparse ones expanded) in one buffer texture. indices: index_count
+ * triangle-list indices (< vertex_count), or NULL with index_count 0 to draw
+ * the vertices in order as triangles. MK_ERR_LIMIT when the deltas exceed
+ * GL_MAX_TEXTURE_BUFFER_SIZE; MK_ERR_RANGE for an index out of range. */
+MK_API mk_status mk_gl_morph_create(mk_gl_renderer *renderer, const mk_morph_set *set,
+                                    const uint32_t *indices, uint32_t index_count,
+                                    mk_gl_morph **out, mk_error *err);
+MK_API void mk_gl_morph_destroy(mk_gl_morph *morph);
+
+/* Draws with one weight per target (target_count floats; NULL: the set's
+ * default weights). Targets with weight 0 are not sent to the shader.
+ * MK_ERR_OUT_OF_MEMORY if the active-list scratch cannot grow. */
+MK_API mk_status mk_gl_draw_morph(mk_gl_renderer *renderer, mk_gl_morph *morph,
+                                  const float *weights, const mk_gl_draw_params *params,
+                                  mk_error *err);
+
+/* Transform-feedback capture of the target path: out_positions and (when
+ * the set has them and the pointer is not NULL) out_normals (float3) and
+ * out_tangents (float4, w kept from the base), vertex_count each. */
+MK_API mk_status mk_gl_capture_morph(mk_gl_renderer *renderer, mk_gl_morph *morph,
+                                     const float *weights, float *out_positions,
+                                     float *out_normals, float *out_tangents, mk_error *err);
+
+/* ---- crowd path -------------------------------------------------------------- */
+
+/* One instance: shows (1 - weight) * F[frame_a] + weight * F[frame_b]. */
+typedef struct mk_gl_instance {
+    uint32_t frame_a, frame_b; /* < frame_count (checked: MK_ERR_RANGE) */
+    float weight;
+    float model[16]; /* world-from-object, column-major (all zero: identity) */
+} mk_gl_instance;
+
+/* Draws count instances of frames in ONE glDrawElementsInstanced call. The
+ * instance data is copied into a buffer the renderer owns (grown as needed;
+ * MK_ERR_OUT_OF_MEMORY / MK_ERR_IO when that fails). params->model is
+ * ignored. */
+MK_API mk_status mk_gl_draw_crowd(mk_gl_renderer *renderer, const mk_gl_frames *frames,
+                                  const mk_gl_instance *instances, uint32_t count,
+                                  const mk_gl_draw_params *params, mk_error *err);
+
+/* ---- offscreen framebuffer and readback ------------------------------------ */
+
+typedef struct mk_gl_target mk_gl_target;
+
+typedef struct mk_gl_target_desc {
+    uint32_t width, height; /* >= 1 and <= GL_MAX_RENDERBUFFER_SIZE */
+    uint32_t samples;       /* multisampling: 0 or 1 none; else clamped to GL_MAX_SAMPLES */
+} mk_gl_target_desc;
+
+/* An RGBA8 + depth framebuffer object. */
+MK_API mk_status mk_gl_target_create(const mk_gl_target_desc *desc, mk_gl_target **out,
+                                     mk_error *err);
+MK_API void mk_gl_target_destroy(mk_gl_target *target);
+/* Binds it for drawing, sets the viewport and clears to rgba (0..1). */
+MK_API void mk_gl_target_begin(mk_gl_target *target, const float clear_rgba[4]);
+/* Reads the picture into out (width * height * 4 bytes, RGBA8, top row
+ * first), resolving multisampling first. */
+MK_API mk_status mk_gl_target_read(mk_gl_target *target, uint8_t *out, mk_error *err);
+
+/* Waits for the GPU (glFinish) and turns a pending GL error into MK_ERR_IO
+ * naming `what`. */
+MK_API mk_status mk_gl_check(const char *what, mk_error *err);
+
+/* ---- camera helpers ------------------------------------------------------------ */
+
+/* A perspective camera looking at a sphere (center, radius) from the
+ * direction given by yaw (about +y, radians; 0 looks along -z) and pitch
+ * (radians, positive from above), far enough that the sphere fills the
+ * smaller side of the view (fov_y radians, aspect = width / height). */
+MK_API void mk_gl_orbit_camera(const float center[3], float radius, float yaw, float pitch,
+                               float fov_y, float aspect, float out_view_projection[16]);
+
+/* out = a * b (column-major 4x4). out may alias a or b. */
+MK_API void mk_gl_mat4_multiply(float out[16], const float a[16], const float b[16]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

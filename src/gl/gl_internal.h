@@ -1,0 +1,96 @@
+/* Private to src/gl: the structs behind the opaque handles of gl.h. */
+#ifndef MK_GL_INTERNAL_H
+#define MK_GL_INTERNAL_H
+
+#include <epoxy/gl.h>
+
+#include "morphkit/gl.h"
+
+/* Programs of the renderer, one per path / stream count. */
+typedef enum mk_gl_program_id {
+    MK_GL_PROGRAM_STANDARD = 0, /* one stream */
+    MK_GL_PROGRAM_PAIR,         /* two streams, one weight */
+    MK_GL_PROGRAM_SMOOTH,       /* four streams, four weights */
+    MK_GL_PROGRAM_MORPH,        /* glTF targets from a buffer texture */
+    MK_GL_PROGRAM_CROWD,        /* instanced, frames from a buffer texture */
+    MK_GL_PROGRAM_COUNT
+} mk_gl_program_id;
+
+typedef struct mk_gl_program {
+    GLuint id;
+    /* Uniform locations; -1 where the program has no such uniform. */
+    GLint view_projection, model, light, color, ambient, flat;
+    GLint weight, weights;                 /* pair, smooth */
+    GLint deltas, active, active_count;    /* morph */
+    GLint frames, vertex_count, normal_base; /* crowd */
+} mk_gl_program;
+
+struct mk_gl_renderer {
+    mk_allocator allocator;
+    mk_gl_program programs[MK_GL_PROGRAM_COUNT];
+    GLint max_texture_buffer_size; /* texels */
+    GLuint capture_buffer;         /* transform feedback target, grown as needed */
+    GLuint capture_fbo, capture_color; /* 1x1: a surfaceless context has no complete
+                                          default framebuffer, and draws need one
+                                          even with rasterization discarded */
+    size_t capture_capacity;       /* bytes */
+    GLuint instance_buffer;        /* crowd instances, grown as needed */
+    size_t instance_capacity;      /* bytes */
+    GLuint active_buffer, active_texture; /* morph: active target list */
+    size_t active_capacity;        /* bytes */
+    int32_t *active_scratch;       /* CPU copy of the list, active_capacity bytes */
+};
+
+struct mk_gl_frames {
+    mk_gl_renderer *renderer;
+    uint32_t frame_count, vertex_count, index_count;
+    bool has_normals;
+    GLuint vao;          /* pair/standard/smooth: streams re-pointed per draw */
+    GLuint crowd_vao;    /* instance attributes + the same element buffer */
+    GLuint vertex_buffer, index_buffer, frame_texture;
+};
+
+struct mk_gl_mesh {
+    mk_allocator allocator;
+    uint32_t vertex_count, index_count;
+    bool has_normals;
+    GLuint vao, position_buffer, normal_buffer, index_buffer;
+};
+
+struct mk_gl_morph {
+    mk_gl_renderer *renderer;
+    uint32_t vertex_count, index_count, target_count;
+    bool has_normals, has_tangents;
+    float *default_weights;           /* target_count copies */
+    int32_t *offsets;                 /* target_count * 3 float3-element offsets, -1 absent */
+    GLuint vao, base_buffer, index_buffer, delta_buffer, delta_texture;
+};
+
+struct mk_gl_target {
+    uint32_t width, height, samples;
+    GLuint fbo, color, depth;       /* multisampled when samples > 1 */
+    GLuint resolve_fbo, resolve_color;
+};
+
+/* Instance layout in the crowd buffer: 80 bytes, std-layout friendly. */
+typedef struct mk_gl_gpu_instance {
+    uint32_t frame_a, frame_b;
+    float weight, pad;
+    float model[16];
+} mk_gl_gpu_instance;
+
+/* Sets the uniforms every program shares (camera, light, colour, model). */
+void mk_gl_apply_params(const mk_gl_program *program, const mk_gl_draw_params *params,
+                        bool flat_normals);
+
+/* Grows a GL buffer to at least `bytes` (contents lost); false on GL error. */
+bool mk_gl_buffer_reserve(GLenum target, GLuint buffer, size_t *capacity, size_t bytes,
+                          GLenum usage);
+
+/* Runs `program` over `count` vertices with transform feedback into the
+ * renderer's capture buffer and copies out the interleaved floats
+ * (count * floats_per_vertex). The caller has bound the VAO and set uniforms. */
+mk_status mk_gl_capture_run(mk_gl_renderer *renderer, GLuint program, uint32_t count,
+                            uint32_t floats_per_vertex, float *out, mk_error *err);
+
+#endif

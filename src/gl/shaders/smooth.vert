@@ -1,0 +1,39 @@
+#version 330 core
+// Smooth poses: four frames (previous, current, next, after) with the cubic
+// (Hermite) basis weights the player computed; weights sum to 1 and may be
+// negative.
+layout(location = 0) in vec3 a_position0;
+layout(location = 1) in vec3 a_position1;
+layout(location = 2) in vec3 a_position2;
+layout(location = 3) in vec3 a_position3;
+layout(location = 4) in vec3 a_normal0;
+layout(location = 5) in vec3 a_normal1;
+layout(location = 6) in vec3 a_normal2;
+layout(location = 7) in vec3 a_normal3;
+
+uniform mat4 u_model;
+uniform mat4 u_view_projection;
+uniform vec4 u_weights;
+
+out vec3 v_world;
+out vec3 v_normal;
+out vec3 tf_position;
+out vec3 tf_normal;
+
+vec3 safe_normalize(vec3 n)
+{
+    float len2 = dot(n, n);
+    return len2 > 1e-24 ? n * inversesqrt(len2) : vec3(0.0);
+}
+
+void main()
+{
+    tf_position = u_weights.x * a_position0 + u_weights.y * a_position1 +
+                  u_weights.z * a_position2 + u_weights.w * a_position3;
+    tf_normal = safe_normalize(u_weights.x * a_normal0 + u_weights.y * a_normal1 +
+                               u_weights.z * a_normal2 + u_weights.w * a_normal3);
+    vec4 world = u_model * vec4(tf_position, 1.0);
+    v_world = world.xyz;
+    v_normal = mat3(u_model) * tf_normal;
+    gl_Position = u_view_projection * world;
+}

@@ -1,0 +1,90 @@
+#!/bin/bash
+# morphkit preview: headless pictures (EGL). Exits 77 (skipped) where no
+# OpenGL 3.3 context can be made without a window.
+TOOL=$1 SRC=$2 TMP=$3
+rm -rf "$TMP"; mkdir -p "$TMP"; . "$(dirname "$0")/common.inc"
+K=$SRC/assets/demo/knight
+
+out=$("$TOOL" preview "$K" --anim Walk --out "$TMP/probe.png" --size 32x32 2>&1)
+if [ $? -ne 0 ] && printf '%s' "$out" | grep -q "OpenGL\|EGL"; then
+    echo "skipped: $out"; exit 77
+fi
+
+# png_size FILE: "W H" from the IHDR chunk (bytes 16..23, big-endian)
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8}'; }
+# gif_frames FILE: graphic control extensions (21 f9 04), one per frame
+gif_frames() { od -An -tx1 -v "$1" | tr -d '\n' | tr -s ' ' | grep -o ' 21 f9 04' | wc -l; }
+
+# a PNG of the requested size, a real PNG signature
+expect 0 preview "$K" --anim Walk --out "$TMP/walk.png" --size 123x77 --time 0.2
+has "$out" "$TMP/walk.png"
+[ "$(png_size "$TMP/walk.png")" = "123 77" ] || { echo "FAIL: walk.png is $(png_size "$TMP/walk.png")"; fails=$((fails + 1)); }
+[ "$(od -An -tx1 -N8 "$TMP/walk.png" | tr -d ' ')" = "89504e470d0a1a0a" ] || { echo "FAIL: not a PNG"; fails=$((fails + 1)); }
+
+# different times give different pictures; the same time the same one
+expect 0 preview "$K" --anim Walk --out "$TMP/walk0.png" --size 123x77 --time 0
+expect 0 preview "$K" --anim Walk --out "$TMP/walk0b.png" --size 123x77 --time 0
+cmp -s "$TMP/walk.png" "$TMP/walk0.png" && { echo "FAIL: frames at 0 and 0.2 s are equal"; fails=$((fails + 1)); }
+cmp -s "$TMP/walk0b.png" "$TMP/walk0.png" || { echo "FAIL: the same time renders differently"; fails=$((fails + 1)); }
+
+# a GIF: fps * seconds frames, header GIF89a, frames that change over time
+expect 0 preview "$K" --anim Walk --out "$TMP/walk.gif" --size 96x96 --fps 10 --seconds 0.7
+[ "$(head -c 6 "$TMP/walk.gif")" = "GIF89a" ] || { echo "FAIL: not a GIF89a"; fails=$((fails + 1)); }
+[ "$(gif_frames "$TMP/walk.gif")" = "7" ] || { echo "FAIL: walk.gif has $(gif_frames "$TMP/walk.gif") frames, expected 7"; fails=$((fails + 1)); }
+# the default length is one run of the animation (Walk: 6 x 120 ms at 20 fps)
+expect 0 preview "$K" --anim Walk --out "$TMP/run.gif" --size 64x64
+[ "$(gif_frames "$TMP/run.gif")" = "15" ] || { echo "FAIL: run.gif has $(gif_frames "$TMP/run.gif") frames, expected 15"; fails=$((fails + 1)); }
+# a held (Once-finished) pose gives identical frames; a moving one does not:
+# compare the LZW data sizes of a still and a moving GIF of the same length
+expect 0 preview "$K" --anim Walk --out "$TMP/still.gif" --size 96x96 --fps 10 --seconds 0.7 --interpolation step
+cmp -s "$TMP/walk.gif" "$TMP/still.gif" && { echo "FAIL: step and linear GIFs are equal"; fails=$((fails + 1)); }
+
+# a contact sheet: Idle has 4 frames -> 8 cells (frame + mid-blend) -> 3x3 cells
+expect 0 preview "$K" --anim Idle --sheet --size 50x40 --out "$TMP/idle.png"
+[ "$(png_size "$TMP/idle.png")" = "150 120" ] || { echo "FAIL: idle sheet is $(png_size "$TMP/idle.png")"; fails=$((fails + 1)); }
+
+# glTF through the target path; smooth override on a unit
+expect 0 preview "$SRC/tests/data/gltf/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf" --out "$TMP/cube.gif" --size 64x64 --fps 5
+[ "$(gif_frames "$TMP/cube.gif")" -gt 5 ] || { echo "FAIL: cube.gif has too few frames"; fails=$((fails + 1)); }
+expect 0 preview "$SRC/assets/demo/wing" --anim Flap --interpolation smooth --out "$TMP/flap.png" --time 0.45 --size 64x64
+
+# default output name: NAME_ANIM.gif in the current folder
+(cd "$TMP" && "$TOOL" preview "$K" --anim Idle --size 32x32 --fps 2 >/dev/null 2>&1)
+[ -f "$TMP/knight_Idle.gif" ] || { echo "FAIL: no default knight_Idle.gif"; fails=$((fails + 1)); }
+
+# errors: usage (2) and invalid input (1), with clear messages
+expect 2 preview
+has "$err" "PATH is missing"
+expect 2 preview "$K" --size 10x10
+has "$err" "--size wants WxH"
+expect 2 preview "$K" --size big
+expect 2 preview "$K" --fps 0
+has "$err" "--fps"
+expect 2 preview "$K" --seconds -1
+expect 2 preview "$K" --out "$TMP/x.jpg"
+has "$err" ".gif or .png"
+expect 2 preview "$K" --sheet --out "$TMP/x.gif"
+has "$err" "--sheet writes a PNG"
+expect 2 preview "$K" --interpolation cubic
+has "$err" "linear, step or smooth"
+expect 2 preview "$K" --bogus
+has "$err" "unknown option"
+expect 2 preview "$K" --anim Dance --out "$TMP/x.png"
+has "$err" "no animation 'Dance'"
+has "$err" "Walk"
+expect 1 preview "$TMP/missing"
+has "$err" "no such file or folder"
+expect 1 preview "$SRC/assets/demo" --out "$TMP/x.png"
+has "$err" "not a unit folder"
+printf 'not a model' > "$TMP/notes.txt"
+expect 1 preview "$TMP/notes.txt"
+has "$err" "not a unit folder or a .gltf/.glb file"
+printf '{"asset": {"version": "1.0"}}' > "$TMP/old.gltf"
+expect 1 preview "$TMP/old.gltf"
+has "$err" "old.gltf"
+# an output folder that does not exist: error, and nothing left behind
+expect 1 preview "$K" --out "$TMP/nowhere/x.png" --size 32x32
+has "$err" "nowhere/x.png"
+[ ! -e "$TMP/x.png" ] || { echo "FAIL: a failed run left x.png"; fails=$((fails + 1)); }
+ls "$TMP" | grep -q tmp && { echo "FAIL: a temporary file was left: $(ls "$TMP")"; fails=$((fails + 1)); }
+finish

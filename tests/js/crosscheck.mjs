@@ -1,0 +1,174 @@
+// Cross-check of morphkit against independent implementations (test-only):
+//  1. the Khronos glTF-Validator finds no errors in the sample files the
+//     tests use (so the expectations elsewhere rest on valid input);
+//  2. three.js (its GLTFLoader decodes the accessors, its AnimationMixer
+//     samples the weights) gives the same weights and morphed positions and
+//     normals as `morphkit sample --json`, within 1e-5, for AnimatedMorphCube
+//     (float and quantized), SimpleMorph and MorphPrimitivesTest.
+// Usage: node crosscheck.mjs TOOL SRC. Exit 77 (CTest skip) when the npm
+// packages are not installed; see scripts/js-deps.sh.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const [tool, src] = process.argv.slice(2);
+if (!tool || !src) {
+  console.error('usage: node crosscheck.mjs TOOL SRC');
+  process.exit(2);
+}
+if (!fs.existsSync(path.join(here, 'node_modules', 'three')) ||
+    !fs.existsSync(path.join(here, 'node_modules', 'gltf-validator'))) {
+  console.log('SKIP: tests/js/node_modules is missing (run scripts/js-deps.sh)');
+  process.exit(77);
+}
+// three's FileLoader reports progress with the browser's ProgressEvent.
+globalThis.ProgressEvent ??= class ProgressEvent extends Event {
+  constructor(type, init = {}) {
+    super(type);
+    Object.assign(this, init);
+  }
+};
+const THREE = await import('three');
+const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
+const validator = (await import('gltf-validator')).default;
+
+const data = path.join(src, 'tests', 'data', 'gltf');
+let failures = 0, checks = 0;
+function fail(msg) {
+  failures++;
+  console.log('FAIL: ' + msg);
+}
+
+// ---- 1. glTF-Validator -----------------------------------------------------
+const files = [
+  'AnimatedMorphCube/glTF/AnimatedMorphCube.gltf',
+  'AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb',
+  'AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf',
+  'SimpleMorph/glTF/SimpleMorph.gltf',
+  'SimpleMorph/glTF-Embedded/SimpleMorph.gltf',
+  'MorphPrimitivesTest/glTF-Binary/MorphPrimitivesTest.glb',
+  'SimpleSparseAccessor/glTF/SimpleSparseAccessor.gltf',
+  'InterpolationTest/glTF-Binary/InterpolationTest.glb',
+  'BoxAnimated/glTF-Binary/BoxAnimated.glb',
+];
+for (const rel of files) {
+  const file = path.join(data, rel);
+  const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(file)), {
+    uri: path.basename(file),
+    externalResourceFunction: (uri) =>
+      Promise.resolve(new Uint8Array(fs.readFileSync(path.join(path.dirname(file), decodeURIComponent(uri))))),
+  });
+  checks++;
+  if (report.issues.numErrors !== 0) {
+    fail(`gltf-validator: ${rel}: ${report.issues.numErrors} errors: ` +
+         JSON.stringify(report.issues.messages.filter((m) => m.severity === 0).slice(0, 3)));
+  }
+}
+
+// ---- 2. three.js against morphkit sample ----------------------------------
+// External .bin files are handed to three's loader as data: URIs, which
+// Node's fetch reads; no network, no file server.
+function loadThree(file) {
+  const manager = new THREE.LoadingManager();
+  manager.setURLModifier((url) => {
+    if (url.startsWith('data:')) return url;
+    const p = path.join(path.dirname(file), decodeURIComponent(url));
+    return 'data:application/octet-stream;base64,' + fs.readFileSync(p).toString('base64');
+  });
+  const loader = new GLTFLoader(manager);
+  // Textures need a browser's image decoding; geometry does not use them.
+  loader.register(() => ({ name: 'morphkit_no_textures', loadTexture: () => Promise.resolve(null) }));
+  const bytes = fs.readFileSync(file);
+  const input = file.endsWith('.glb')
+    ? bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
+    : bytes.toString('utf8');
+  return new Promise((resolve, reject) => loader.parse(input, '', resolve, reject));
+}
+
+function sampleMorphkit(file, times) {
+  const args = ['sample', file, '--json'];
+  for (const t of times) args.push('--time', String(t));
+  return JSON.parse(execFileSync(tool, args, { encoding: 'utf8', maxBuffer: 1 << 28 }));
+}
+
+// base + sum_i w_i * delta_i, read through three's decoded attributes
+// (glTF morph attributes are relative: morphTargetsRelative).
+function morph(geometry, name, weights) {
+  const base = geometry.attributes[name];
+  const targets = (geometry.morphAttributes[name] || []);
+  const out = [];
+  for (let v = 0; v < base.count; v++) {
+    const p = [base.getX(v), base.getY(v), base.getZ(v)];
+    targets.forEach((t, i) => {
+      p[0] += weights[i] * t.getX(v);
+      p[1] += weights[i] * t.getY(v);
+      p[2] += weights[i] * t.getZ(v);
+    });
+    if (name === 'normal') {
+      const len = Math.hypot(p[0], p[1], p[2]);
+      if (len > 1e-12) for (let c = 0; c < 3; c++) p[c] /= len;
+    }
+    out.push(...p);
+  }
+  return out;
+}
+
+function compare(what, got, want, tol) {
+  checks++;
+  if (got.length !== want.length) {
+    fail(`${what}: morphkit has ${got.length} values, three.js ${want.length}`);
+    return;
+  }
+  for (let i = 0; i < got.length; i++) {
+    if (!(Math.abs(got[i] - want[i]) <= tol * Math.max(1, Math.abs(want[i])))) {
+      fail(`${what}[${i}]: morphkit ${got[i]}, three.js ${want[i]}`);
+      return;
+    }
+  }
+}
+
+async function crossCheck(rel, times, tol) {
+  const file = path.join(data, rel);
+  const gltf = await loadThree(file);
+  const mk = sampleMorphkit(file, times);
+  // Meshes in node order, as morphkit lists them (three names them after
+  // the nodes; a multi-primitive mesh is a Group of one Mesh per primitive).
+  const meshes = [];
+  gltf.scene.traverse((o) => { if (o.isMesh && o.geometry.attributes.position) meshes.push(o); });
+  const clip = gltf.animations[0];
+  const mixer = new THREE.AnimationMixer(gltf.scene);
+  if (clip) {
+    const action = mixer.clipAction(clip);
+    action.setLoop(THREE.LoopOnce, 1);
+    action.clampWhenFinished = true; // the end value holds, as glTF says
+    action.play();
+  }
+  times.forEach((t, k) => {
+    mixer.setTime(t);
+    const entries = mk.samples[k].meshes;
+    if (entries.length !== meshes.length) {
+      fail(`${rel}: morphkit lists ${entries.length} primitives, three.js ${meshes.length}`);
+      return;
+    }
+    entries.forEach((e, i) => {
+      const m = meshes[i];
+      const w = m.morphTargetInfluences || [];
+      const at = `${rel} t=${t} node ${e.node} primitive ${e.primitive}`;
+      compare(`${at} weights`, e.weights, Array.from(w), tol);
+      compare(`${at} positions`, e.positions, morph(m.geometry, 'position', w), tol);
+      if (e.normals) compare(`${at} normals`, e.normals, morph(m.geometry, 'normal', w), tol);
+    });
+  });
+}
+
+await crossCheck('AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb', [0, 0.25, 1, 1.01, 2.5, 3.9, 4.2], 1e-5);
+await crossCheck('AnimatedMorphCube/glTF/AnimatedMorphCube.gltf', [0.5, 2.5], 1e-5);
+await crossCheck('AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf', [0.5, 2.5, 4], 1e-5);
+await crossCheck('SimpleMorph/glTF/SimpleMorph.gltf', [0, 0.5, 1.5, 3.25, 4], 1e-5);
+await crossCheck('SimpleMorph/glTF-Embedded/SimpleMorph.gltf', [1.5], 1e-5);
+await crossCheck('MorphPrimitivesTest/glTF-Binary/MorphPrimitivesTest.glb', [0], 1e-5);
+
+console.log(`${checks - failures} passed, ${failures} failed`);
+process.exit(failures ? 1 : 0);

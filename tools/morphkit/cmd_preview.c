@@ -1,0 +1,315 @@
+/* morphkit preview PATH [--anim NAME|N] [--out FILE.gif|FILE.png] [--size WxH]
+ *                       [--fps N] [--seconds S] [--time T] [--sheet]
+ *                       [--interpolation linear|step|smooth]
+ * Renders headless (EGL): an animated GIF, one PNG frame, or a PNG contact
+ * sheet of the animation's frames labelled with frame numbers and weights. */
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "image.h"
+#include "preview_scene.h"
+
+static void help(FILE *out)
+{
+    fprintf(out,
+            "usage: morphkit preview PATH [--anim NAME|N] [--out FILE.gif|FILE.png]\n"
+            "                        [--size WxH] [--fps N] [--seconds S] [--time T]\n"
+            "                        [--sheet] [--interpolation linear|step|smooth]\n\n"
+            "Renders a unit folder or a .gltf/.glb file without a window (EGL; Mesa's\n"
+            "llvmpipe where there is no GPU). The camera frames the bounding box of the\n"
+            "whole animation; one directional light.\n\n"
+            "  --anim NAME|N   the animation (default: Idle, else the first; glTF: 0)\n"
+            "  --out FILE      .gif: the animation; .png: one frame (at --time), or with\n"
+            "                  --sheet a contact sheet (default: NAME_ANIM.gif or .png)\n"
+            "  --size WxH      picture size, or one sheet cell's (default 320x320,\n"
+            "                  sheet cells 240x240)\n"
+            "  --fps N         GIF frames per second, 1..100 (default 20); with --sheet,\n"
+            "                  cells at this rate instead of one per frame and mid-blend\n"
+            "  --seconds S     GIF length (default: one run of the animation, at most 60)\n"
+            "  --time T        the time shown in a single PNG (default 0)\n"
+            "  --sheet         PNG contact sheet, cells labelled 'Anim frame>next wWEIGHT'\n"
+            "  --interpolation linear|step|smooth\n"
+            "                  force how a unit's frames blend (e.g. the wing's Flap as\n"
+            "                  smooth beside linear)\n\n"
+            "The output file is written whole or not at all.\n"
+            "exit codes: 0 success, 1 invalid input or no OpenGL, 2 usage error\n");
+}
+
+typedef struct preview_args {
+    const char *path, *anim, *out;
+    uint32_t width, height;
+    uint32_t fps;
+    double seconds; /* 0: one run */
+    double time;
+    bool sheet, gif;
+    int interpolation;
+} preview_args;
+
+static bool parse_size(const char *s, uint32_t *w, uint32_t *h)
+{
+    char *end;
+    unsigned long a = strtoul(s, &end, 10);
+    if (end == s || (*end != 'x' && *end != 'X'))
+        return false;
+    const char *t = end + 1;
+    unsigned long b = strtoul(t, &end, 10);
+    if (end == t || *end || a < 16 || b < 16 || a > 4096 || b > 4096)
+        return false;
+    *w = (uint32_t)a, *h = (uint32_t)b;
+    return true;
+}
+
+static bool parse_number(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= lo && v <= hi))
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+static int usage_error(const char *format, const char *arg)
+{
+    fprintf(stderr, "morphkit: preview: ");
+    fprintf(stderr, format, arg);
+    fprintf(stderr, " (see morphkit preview --help)\n");
+    return MK_EXIT_USAGE;
+}
+
+static int parse(int argc, char **argv, preview_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->fps = 0;
+    a->interpolation = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool v = i + 1 < argc;
+        double d;
+        if (mk_cli_is_help(arg)) {
+            help(stdout);
+            return -1;
+        } else if (strcmp(arg, "--sheet") == 0) {
+            a->sheet = true;
+        } else if (strcmp(arg, "--anim") == 0 && v) {
+            a->anim = argv[++i];
+        } else if (strcmp(arg, "--out") == 0 && v) {
+            a->out = argv[++i];
+        } else if (strcmp(arg, "--size") == 0 && v) {
+            if (!parse_size(argv[++i], &a->width, &a->height))
+                return usage_error("--size wants WxH, each 16..4096, not '%s'", argv[i]);
+        } else if (strcmp(arg, "--fps") == 0 && v) {
+            if (!parse_number(argv[++i], 1, 100, &d) || d != floor(d))
+                return usage_error("--fps wants a whole number 1..100, not '%s'", argv[i]);
+            a->fps = (uint32_t)d;
+        } else if (strcmp(arg, "--seconds") == 0 && v) {
+            if (!parse_number(argv[++i], 0.01, 60, &a->seconds))
+                return usage_error("--seconds wants 0.01..60, not '%s'", argv[i]);
+        } else if (strcmp(arg, "--time") == 0 && v) {
+            if (!parse_number(argv[++i], 0, 1e6, &a->time))
+                return usage_error("--time wants seconds >= 0, not '%s'", argv[i]);
+        } else if (strcmp(arg, "--interpolation") == 0 && v) {
+            const char *m = argv[++i];
+            a->interpolation = strcmp(m, "linear") == 0   ? MK_INTERPOLATION_LINEAR
+                               : strcmp(m, "step") == 0   ? MK_INTERPOLATION_STEP
+                               : strcmp(m, "smooth") == 0 ? MK_INTERPOLATION_SMOOTH
+                                                          : -2;
+            if (a->interpolation == -2)
+                return usage_error("--interpolation wants linear, step or smooth, not '%s'", m);
+        } else if (arg[0] == '-') {
+            return usage_error("unknown option or missing value '%s'", arg);
+        } else if (a->path) {
+            return usage_error("one PATH only, '%s' is extra", arg);
+        } else {
+            a->path = arg;
+        }
+    }
+    if (!a->path)
+        return usage_error("PATH is missing%s", "");
+    if (a->out && !ends_with(a->out, ".gif") && !ends_with(a->out, ".png"))
+        return usage_error("--out must end in .gif or .png: '%s'", a->out);
+    if (a->sheet && a->out && ends_with(a->out, ".gif"))
+        return usage_error("--sheet writes a PNG, not '%s'", a->out);
+    a->gif = !a->sheet && (!a->out || ends_with(a->out, ".gif"));
+    if (!a->width)
+        a->width = a->height = a->sheet ? 240 : 320;
+    return 0;
+}
+
+/* Renders the scene at each time into frames[i] (width * height RGBA8). */
+static bool render(mk_scene *scene, mk_gl_renderer *r, const preview_args *a,
+                   const int64_t *times, uint32_t n, uint8_t **frames, bool label)
+{
+    mk_error err;
+    mk_gl_target *target = NULL;
+    mk_gl_target_desc td = {a->width, a->height, 4};
+    if (mk_gl_target_create(&td, &target, &err) != MK_OK) {
+        mk_cli_print_error(&err);
+        return false;
+    }
+    float center[3], radius;
+    mk_scene_bounds(scene, center, &radius);
+    mk_gl_draw_params params;
+    memset(&params, 0, sizeof params);
+    mk_gl_orbit_camera(center, radius * 1.02f, 0.55f, 0.25f, 0.6f,
+                       (float)a->width / (float)a->height, params.view_projection);
+    const float clear[4] = {0.16f, 0.18f, 0.22f, 1.0f};
+    const uint8_t ink[4] = {235, 235, 200, 255};
+    int scale = a->height >= 200 ? 2 : 1;
+    bool tty = isatty(2) && n >= 24;
+    for (uint32_t i = 0; i < n; i++) {
+        mk_scene_seek(scene, times[i]);
+        mk_gl_target_begin(target, clear);
+        mk_scene_draw(scene, r, &params);
+        if (mk_gl_target_read(target, frames[i], &err) != MK_OK) {
+            mk_cli_print_error(&err);
+            mk_gl_target_destroy(target);
+            return false;
+        }
+        if (label) {
+            char text[200];
+            mk_scene_label(scene, text, sizeof text);
+            mk_image_draw_text(frames[i], a->width, a->height, 4 * scale,
+                               (int)a->height - 11 * scale, scale, text, ink);
+        }
+        if (tty)
+            fprintf(stderr, "\rmorphkit: preview: frame %u/%u", i + 1, n);
+    }
+    if (tty)
+        fprintf(stderr, "\n");
+    mk_gl_target_destroy(target);
+    return true;
+}
+
+static int run(const preview_args *a, mk_scene *scene, mk_gl_renderer *r, const char *out)
+{
+    int64_t times[4096];
+    uint32_t n;
+    if (a->sheet) {
+        if (a->fps) {
+            double secs = a->seconds > 0 ? a->seconds : (double)mk_scene_length_us(scene) / 1e6;
+            n = (uint32_t)fmin(ceil(secs * a->fps - 1e-9), 256);
+            for (uint32_t i = 0; i < n; i++)
+                times[i] = (int64_t)llround(i * 1e6 / a->fps);
+        } else {
+            n = mk_scene_sheet_times(scene, times, 256);
+        }
+    } else if (a->gif) {
+        uint32_t fps = a->fps ? a->fps : 20;
+        double secs = a->seconds > 0 ? a->seconds
+                                     : fmin((double)mk_scene_length_us(scene) / 1e6, 60.0);
+        n = (uint32_t)fmax(1, fmin(ceil(secs * fps - 1e-9), 4096));
+        for (uint32_t i = 0; i < n; i++)
+            times[i] = (int64_t)llround(i * 1e6 / fps);
+    } else {
+        n = 1;
+        times[0] = (int64_t)llround(a->time * 1e6);
+    }
+    if (n == 0)
+        n = 1, times[0] = 0;
+    size_t bytes = (size_t)a->width * a->height * 4;
+    uint8_t **frames = calloc(n, sizeof *frames);
+    bool ok = frames != NULL;
+    for (uint32_t i = 0; ok && i < n; i++)
+        ok = (frames[i] = malloc(bytes)) != NULL;
+    if (!ok) {
+        mk_cli_fail("out of memory for %u frames of %ux%u", n, a->width, a->height);
+    } else {
+        ok = render(scene, r, a, times, n, frames, true);
+    }
+    char why[300] = "";
+    if (ok && a->gif) {
+        uint32_t fps = a->fps ? a->fps : 20;
+        ok = mk_image_write_gif(out, (const uint8_t *const *)frames, n, a->width, a->height,
+                                (uint32_t)lround(100.0 / fps), why, sizeof why);
+    } else if (ok && !a->sheet) {
+        ok = mk_image_write_png(out, frames[0], a->width, a->height, why, sizeof why);
+    } else if (ok) {
+        uint32_t cols = (uint32_t)ceil(sqrt((double)n)), rows = (n + cols - 1) / cols;
+        uint32_t sw = cols * a->width, sh = rows * a->height;
+        uint8_t *sheet = malloc((size_t)sw * sh * 4);
+        if (!sheet) {
+            ok = false;
+            snprintf(why, sizeof why, "out of memory for a %ux%u sheet", sw, sh);
+        } else {
+            const uint8_t bg[4] = {30, 32, 38, 255}, line[4] = {90, 90, 100, 255};
+            mk_image_fill(sheet, sw, sh, 0, 0, (int)sw, (int)sh, bg);
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t x0 = (i % cols) * a->width, y0 = (i / cols) * a->height;
+                for (uint32_t y = 0; y < a->height; y++)
+                    memcpy(sheet + (((size_t)y0 + y) * sw + x0) * 4,
+                           frames[i] + (size_t)y * a->width * 4, (size_t)a->width * 4);
+                mk_image_fill(sheet, sw, sh, (int)x0, (int)y0, (int)a->width, 1, line);
+                mk_image_fill(sheet, sw, sh, (int)x0, (int)y0, 1, (int)a->height, line);
+            }
+            ok = mk_image_write_png(out, sheet, sw, sh, why, sizeof why);
+            free(sheet);
+        }
+    }
+    if (!ok && why[0])
+        mk_cli_fail("%s: %s", out, why);
+    if (ok)
+        printf("%s\n", out);
+    for (uint32_t i = 0; frames && i < n; i++)
+        free(frames[i]);
+    free(frames);
+    return ok ? MK_EXIT_OK : MK_EXIT_INVALID;
+}
+
+int mk_cmd_preview(int argc, char **argv)
+{
+    preview_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc != 0)
+        return rc < 0 ? MK_EXIT_OK : rc;
+    mk_scene_options so = {a.anim, a.interpolation};
+    mk_scene *scene = NULL;
+    rc = mk_scene_load(a.path, &so, &scene);
+    if (rc != MK_EXIT_OK)
+        return rc;
+    char out[4096];
+    if (a.out) {
+        snprintf(out, sizeof out, "%s", a.out);
+    } else {
+        /* NAME_ANIM.gif/.png from the path's last component. */
+        const char *base = strrchr(a.path, '/');
+        base = base && base[1] ? base + 1 : a.path;
+        char stem[256];
+        snprintf(stem, sizeof stem, "%s", base);
+        char *dot = strrchr(stem, '.');
+        if (dot && dot != stem)
+            *dot = '\0';
+        snprintf(out, sizeof out, "%s_%s%s.%s", stem, mk_scene_anim_name(scene, mk_scene_anim(scene)),
+                 a.sheet ? "_sheet" : "", a.gif ? "gif" : "png");
+    }
+    mk_error err;
+    mk_gl_context *context = NULL;
+    mk_gl_renderer *renderer = NULL;
+    if (mk_gl_context_create(NULL, &context, &err) != MK_OK) {
+        mk_cli_print_error(&err);
+        mk_scene_destroy(scene);
+        return MK_EXIT_INVALID;
+    }
+    if (mk_gl_renderer_create(NULL, &renderer, &err) != MK_OK) {
+        mk_cli_print_error(&err);
+        rc = MK_EXIT_INVALID;
+    } else if (!mk_scene_upload(scene, renderer)) {
+        rc = MK_EXIT_INVALID;
+    } else {
+        rc = run(&a, scene, renderer, out);
+    }
+    mk_scene_release(scene);
+    mk_gl_renderer_destroy(renderer);
+    mk_gl_context_destroy(context);
+    mk_scene_destroy(scene);
+    return rc;
+}

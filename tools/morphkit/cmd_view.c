@@ -1,0 +1,281 @@
+/* morphkit view PATH [--anim NAME|N] [--size WxH] [--interpolation MODE]
+ *                    [--frames N] [--screenshot FILE.png]
+ * An interactive window (GLFW): orbit camera, animation switching, pause,
+ * frame stepping and speed; the player's state in the title. */
+#include <epoxy/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <math.h>
+#include <string.h>
+
+#include "cli.h"
+#include "image.h"
+#include "preview_scene.h"
+
+static void help(FILE *out)
+{
+    fprintf(out,
+            "usage: morphkit view PATH [--anim NAME|N] [--size WxH]\n"
+            "                     [--interpolation linear|step|smooth]\n"
+            "                     [--frames N] [--screenshot FILE.png]\n\n"
+            "Opens a window on a unit folder or a .gltf/.glb file.\n\n"
+            "  mouse drag      orbit the camera; wheel: zoom\n"
+            "  1-9, Tab        switch animation (Tab: the next one)\n"
+            "  Space           pause / resume\n"
+            "  .  ,            step one frame forward / back (pauses)\n"
+            "  +  -            faster / slower\n"
+            "  Esc, Q          quit\n\n"
+            "  --frames N         quit after N rendered frames (for scripts and tests)\n"
+            "  --screenshot FILE  save the last frame shown as a PNG\n\n"
+            "The title shows: animation, frame, next frame, weight, speed.\n"
+            "exit codes: 0 success, 1 invalid input or no window, 2 usage error\n");
+}
+
+typedef struct viewer {
+    mk_scene *scene;
+    bool paused;
+    double speed;
+    float yaw, pitch, zoom;
+    bool dragging;
+    double last_x, last_y;
+    int64_t time_us;
+} viewer;
+
+static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
+{
+    (void)scancode, (void)mods;
+    if (action != GLFW_PRESS && action != GLFW_REPEAT)
+        return;
+    viewer *v = glfwGetWindowUserPointer(w);
+    uint32_t count = mk_scene_anim_count(v->scene);
+    if (key == GLFW_KEY_ESCAPE || key == GLFW_KEY_Q) {
+        glfwSetWindowShouldClose(w, GLFW_TRUE);
+    } else if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) {
+        if ((uint32_t)(key - GLFW_KEY_1) < count) {
+            mk_scene_set_anim(v->scene, (uint32_t)(key - GLFW_KEY_1));
+            v->time_us = 0;
+        }
+    } else if (key == GLFW_KEY_TAB && count > 0) {
+        mk_scene_set_anim(v->scene, (mk_scene_anim(v->scene) + 1) % count);
+        v->time_us = 0;
+    } else if (key == GLFW_KEY_SPACE) {
+        v->paused = !v->paused;
+    } else if (key == GLFW_KEY_PERIOD || key == GLFW_KEY_COMMA) {
+        v->paused = true;
+        mk_scene_step(v->scene, key == GLFW_KEY_PERIOD ? 1 : -1);
+        v->time_us = mk_scene_time(v->scene);
+    } else if (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD) {
+        v->speed = fmin(v->speed * 1.5, 64.0);
+    } else if (key == GLFW_KEY_MINUS || key == GLFW_KEY_KP_SUBTRACT) {
+        v->speed = fmax(v->speed / 1.5, 1.0 / 64);
+    }
+}
+
+static void on_button(GLFWwindow *w, int button, int action, int mods)
+{
+    (void)mods;
+    viewer *v = glfwGetWindowUserPointer(w);
+    if (button == GLFW_MOUSE_BUTTON_LEFT) {
+        v->dragging = action == GLFW_PRESS;
+        glfwGetCursorPos(w, &v->last_x, &v->last_y);
+    }
+}
+
+static void on_cursor(GLFWwindow *w, double x, double y)
+{
+    viewer *v = glfwGetWindowUserPointer(w);
+    if (!v->dragging)
+        return;
+    v->yaw -= (float)(x - v->last_x) * 0.01f;
+    v->pitch += (float)(y - v->last_y) * 0.01f;
+    v->pitch = fmaxf(-1.5f, fminf(1.5f, v->pitch));
+    v->last_x = x, v->last_y = y;
+}
+
+static void on_scroll(GLFWwindow *w, double dx, double dy)
+{
+    (void)dx;
+    viewer *v = glfwGetWindowUserPointer(w);
+    v->zoom = fmaxf(0.1f, fminf(10.0f, v->zoom * (dy > 0 ? 0.9f : 1.1f)));
+}
+
+static bool save_screenshot(const char *path, int width, int height)
+{
+    size_t bytes = (size_t)width * (size_t)height * 4;
+    uint8_t *px = malloc(bytes), *flipped = malloc(bytes);
+    bool ok = px && flipped;
+    char why[300] = "out of memory";
+    if (ok) {
+        glReadBuffer(GL_BACK);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, px);
+        for (int y = 0; y < height; y++)
+            memcpy(flipped + (size_t)y * width * 4, px + (size_t)(height - 1 - y) * width * 4,
+                   (size_t)width * 4);
+        ok = mk_image_write_png(path, flipped, (uint32_t)width, (uint32_t)height, why, sizeof why);
+    }
+    if (!ok)
+        mk_cli_fail("%s: %s", path, why);
+    free(px), free(flipped);
+    return ok;
+}
+
+static int loop(GLFWwindow *window, viewer *v, mk_gl_renderer *r, long max_frames,
+                const char *screenshot)
+{
+    float center[3], radius;
+    mk_scene_bounds(v->scene, center, &radius);
+    uint32_t bounds_anim = mk_scene_anim(v->scene);
+    double last = glfwGetTime();
+    char title[512] = "", text[400];
+    long frames = 0;
+    int rc = MK_EXIT_OK;
+    while (!glfwWindowShouldClose(window)) {
+        double now = glfwGetTime();
+        if (!v->paused)
+            v->time_us += (int64_t)llround((now - last) * 1e6 * v->speed);
+        last = now;
+        mk_scene_seek(v->scene, v->time_us);
+        if (mk_scene_anim(v->scene) != bounds_anim) {
+            bounds_anim = mk_scene_anim(v->scene);
+            mk_scene_bounds(v->scene, center, &radius);
+        }
+        int width, height;
+        glfwGetFramebufferSize(window, &width, &height);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glViewport(0, 0, width, height);
+        glClearColor(0.16f, 0.18f, 0.22f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        mk_gl_draw_params params;
+        memset(&params, 0, sizeof params);
+        mk_gl_orbit_camera(center, radius * v->zoom, v->yaw, v->pitch, 0.7f,
+                           height > 0 ? (float)width / (float)height : 1.0f,
+                           params.view_projection);
+        mk_scene_draw(v->scene, r, &params);
+        mk_scene_state_text(v->scene, text, sizeof text);
+        char next_title[512];
+        snprintf(next_title, sizeof next_title, "morphkit view - %s  speed %.2fx%s", text,
+                 v->speed, v->paused ? "  (paused)" : "");
+        if (strcmp(next_title, title) != 0) {
+            memcpy(title, next_title, sizeof title);
+            glfwSetWindowTitle(window, title);
+        }
+        frames++;
+        bool last_frame = max_frames > 0 && frames >= max_frames;
+        if (last_frame && screenshot && !save_screenshot(screenshot, width, height))
+            rc = MK_EXIT_INVALID;
+        glfwSwapBuffers(window);
+        glfwPollEvents();
+        if (last_frame)
+            break;
+    }
+    return rc;
+}
+
+int mk_cmd_view(int argc, char **argv)
+{
+    const char *path = NULL, *screenshot = NULL;
+    mk_scene_options so = {NULL, -1};
+    long max_frames = 0;
+    int width = 800, height = 600;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool has = i + 1 < argc;
+        if (mk_cli_is_help(arg)) {
+            help(stdout);
+            return MK_EXIT_OK;
+        } else if (strcmp(arg, "--anim") == 0 && has) {
+            so.anim = argv[++i];
+        } else if (strcmp(arg, "--screenshot") == 0 && has) {
+            screenshot = argv[++i];
+        } else if (strcmp(arg, "--frames") == 0 && has) {
+            char *end;
+            max_frames = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || max_frames < 1) {
+                mk_cli_fail("view: --frames wants a count >= 1, not '%s'", argv[i]);
+                return MK_EXIT_USAGE;
+            }
+        } else if (strcmp(arg, "--size") == 0 && has) {
+            if (sscanf(argv[++i], "%dx%d", &width, &height) != 2 || width < 16 || height < 16 ||
+                width > 8192 || height > 8192) {
+                mk_cli_fail("view: --size wants WxH, each 16..8192, not '%s'", argv[i]);
+                return MK_EXIT_USAGE;
+            }
+        } else if (strcmp(arg, "--interpolation") == 0 && has) {
+            const char *m = argv[++i];
+            so.interpolation = strcmp(m, "linear") == 0   ? MK_INTERPOLATION_LINEAR
+                               : strcmp(m, "step") == 0   ? MK_INTERPOLATION_STEP
+                               : strcmp(m, "smooth") == 0 ? MK_INTERPOLATION_SMOOTH
+                                                          : -2;
+            if (so.interpolation == -2) {
+                mk_cli_fail("view: --interpolation wants linear, step or smooth, not '%s'", m);
+                return MK_EXIT_USAGE;
+            }
+        } else if (arg[0] == '-' || path) {
+            mk_cli_fail("view: unknown option, missing value or extra PATH '%s' (see morphkit "
+                        "view --help)",
+                        arg);
+            return MK_EXIT_USAGE;
+        } else {
+            path = arg;
+        }
+    }
+    if (!path) {
+        mk_cli_fail("view: PATH is missing (see morphkit view --help)");
+        return MK_EXIT_USAGE;
+    }
+    if (screenshot && max_frames == 0)
+        max_frames = 1 << 30; /* saved when the window closes after the last frame */
+    viewer v = {0};
+    v.speed = 1.0;
+    v.yaw = 0.55f, v.pitch = 0.25f, v.zoom = 1.0f;
+    int rc = mk_scene_load(path, &so, &v.scene);
+    if (rc != MK_EXIT_OK)
+        return rc;
+    if (!glfwInit()) {
+        const char *why = NULL;
+        glfwGetError(&why);
+        mk_cli_fail("view: no window system (%s); try `morphkit preview`",
+                    why ? why : "glfwInit failed");
+        mk_scene_destroy(v.scene);
+        return MK_EXIT_INVALID;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SAMPLES, 4);
+    GLFWwindow *window = glfwCreateWindow(width, height, "morphkit view", NULL, NULL);
+    if (!window) {
+        const char *why = NULL;
+        glfwGetError(&why);
+        mk_cli_fail("view: no OpenGL 3.3 core window (%s)", why ? why : "unknown reason");
+        glfwTerminate();
+        mk_scene_destroy(v.scene);
+        return MK_EXIT_INVALID;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(1);
+    glfwSetWindowUserPointer(window, &v);
+    glfwSetKeyCallback(window, on_key);
+    glfwSetMouseButtonCallback(window, on_button);
+    glfwSetCursorPosCallback(window, on_cursor);
+    glfwSetScrollCallback(window, on_scroll);
+    mk_error err;
+    mk_gl_renderer *renderer = NULL;
+    if (mk_gl_renderer_create(NULL, &renderer, &err) != MK_OK) {
+        mk_cli_print_error(&err);
+        rc = MK_EXIT_INVALID;
+    } else if (!mk_scene_upload(v.scene, renderer)) {
+        rc = MK_EXIT_INVALID;
+    } else {
+        glEnable(GL_MULTISAMPLE);
+        rc = loop(window, &v, renderer, max_frames, screenshot);
+    }
+    mk_scene_release(v.scene);
+    mk_gl_renderer_destroy(renderer);
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    mk_scene_destroy(v.scene);
+    return rc;
+}

@@ -1,0 +1,294 @@
+/* `morphkit info` for glTF files: meshes and primitives (vertex count,
+ * attributes, mode), morph targets (count, names from mesh.extras.targetNames,
+ * default weights), the nodes that use meshes, and animations with their
+ * channels and durations. */
+#include <string.h>
+
+#include "cli.h"
+
+static const char *mode_name(mk_gltf_mode mode)
+{
+    static const char *const names[] = {"POINTS",    "LINES",          "LINE_LOOP",     "LINE_STRIP",
+                                        "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN"};
+    return (unsigned)mode < sizeof names / sizeof names[0] ? names[mode] : "?";
+}
+
+/* The base attributes a primitive has, as "POSITION NORMAL ..." (sep between). */
+static void attributes(const mk_gltf_primitive *p, char *buf, size_t size, const char *sep)
+{
+    const uint32_t acc[] = {p->position, p->normal, p->tangent, p->texcoord0, p->color0};
+    static const char *const names[] = {"POSITION", "NORMAL", "TANGENT", "TEXCOORD_0", "COLOR_0"};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof acc / sizeof acc[0]; i++) {
+        if (acc[i] == MK_GLTF_NONE)
+            continue;
+        int n = snprintf(buf + used, size - used, "%s%s", used ? sep : "", names[i]);
+        if (n < 0 || (size_t)n >= size - used)
+            return;
+        used += (size_t)n;
+    }
+}
+
+/* Which attributes any target of the primitive moves: bit 0 POSITION, 1 NORMAL, 2 TANGENT. */
+static unsigned target_attributes(const mk_gltf_primitive *p)
+{
+    unsigned bits = 0;
+    for (uint32_t t = 0; t < p->target_count; t++)
+        bits |= (p->targets[t].position != MK_GLTF_NONE ? 1u : 0u) |
+                (p->targets[t].normal != MK_GLTF_NONE ? 2u : 0u) |
+                (p->targets[t].tangent != MK_GLTF_NONE ? 4u : 0u);
+    return bits;
+}
+
+static uint32_t vertex_count(const mk_gltf *g, const mk_gltf_primitive *p)
+{
+    return p->position != MK_GLTF_NONE ? g->accessors[p->position].count : 0;
+}
+
+/* The largest key time of the sampler's input, in seconds, read from the
+ * data (not accessor.max, which a file may get wrong). -1 when unreadable. */
+static double input_end(const mk_gltf *g, uint32_t input)
+{
+    const mk_gltf_accessor *a = &g->accessors[input];
+    float *t = malloc((a->count ? a->count : 1) * sizeof(float));
+    mk_error err;
+    double end = -1;
+    if (t && mk_gltf_accessor_read_float(g, input, t, a->count, &err) == MK_OK)
+        for (uint32_t k = 0; k < a->count; k++)
+            end = (double)t[k] > end ? (double)t[k] : end;
+    free(t);
+    return end;
+}
+
+static double animation_duration(const mk_gltf *g, const mk_gltf_animation *an)
+{
+    double d = 0;
+    for (uint32_t c = 0; c < an->channel_count; c++) {
+        double e = input_end(g, an->samplers[an->channels[c].sampler].input);
+        d = e > d ? e : d;
+    }
+    return d;
+}
+
+static const char *weights_source(const mk_gltf *g, const mk_gltf_node *n)
+{
+    return n->weights ? "node.weights" : g->meshes[n->mesh].weights ? "mesh.weights" : "zeros";
+}
+
+static void print_weights(const float *w, uint32_t n, const char *sep)
+{
+    for (uint32_t i = 0; i < n; i++)
+        printf("%s%.9g", i ? sep : "", w ? (double)w[i] : 0.0);
+}
+
+static const char *channel_path(const mk_gltf_channel *ch)
+{
+    return ch->supported ? mk_track_path_name(ch->path) : "(other)";
+}
+
+static void print_text(const mk_gltf *g)
+{
+    uint32_t vertices = 0, primitives = 0;
+    for (uint32_t m = 0; m < g->mesh_count; m++)
+        for (uint32_t p = 0; p < g->meshes[m].primitive_count; p++, primitives++)
+            vertices += vertex_count(g, &g->meshes[m].primitives[p]);
+    printf("glTF %s (%s, %u buffer%s%s%s%s)\n", g->path, g->is_glb ? "GLB" : "JSON",
+           g->buffer_count, g->buffer_count == 1 ? "" : "s",
+           g->uses_quantization ? ", KHR_mesh_quantization" : "",
+           g->generator ? ", generator: " : "", g->generator ? g->generator : "");
+    printf("  meshes:     %u (%u primitive%s, %u vertices)\n", g->mesh_count, primitives,
+           primitives == 1 ? "" : "s", vertices);
+    for (uint32_t m = 0; m < g->mesh_count; m++) {
+        const mk_gltf_mesh *mesh = &g->meshes[m];
+        printf("    mesh %u %s%s%s: %u primitive%s, %u target%s", m, mesh->name ? "\"" : "",
+               mesh->name ? mesh->name : "(unnamed)", mesh->name ? "\"" : "", mesh->primitive_count,
+               mesh->primitive_count == 1 ? "" : "s", mesh->target_count,
+               mesh->target_count == 1 ? "" : "s");
+        if (mesh->target_count) {
+            printf(", default weights [");
+            print_weights(mesh->weights, mesh->target_count, " ");
+            printf("]%s", mesh->weights ? "" : " (none given: zeros)");
+        }
+        printf("\n");
+        if (mesh->target_names) {
+            printf("      target names:");
+            for (uint32_t t = 0; t < mesh->target_count; t++)
+                printf(" %u:%s", t, mesh->target_names[t] ? mesh->target_names[t] : "?");
+            printf("\n");
+        }
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            const mk_gltf_primitive *pr = &mesh->primitives[p];
+            char attrs[96];
+            attributes(pr, attrs, sizeof attrs, " ");
+            unsigned tb = target_attributes(pr);
+            printf("      primitive %u: %u vertices, %s", p, vertex_count(g, pr), mode_name(pr->mode));
+            if (pr->indices != MK_GLTF_NONE)
+                printf(", %u indices", g->accessors[pr->indices].count);
+            printf(", %s", attrs);
+            if (pr->target_count)
+                printf("; targets move%s%s%s", tb & 1 ? " POSITION" : "", tb & 2 ? " NORMAL" : "",
+                       tb & 4 ? " TANGENT" : "");
+            printf("\n");
+        }
+    }
+    uint32_t with_mesh = 0;
+    for (uint32_t n = 0; n < g->node_count; n++)
+        with_mesh += g->nodes[n].mesh != MK_GLTF_NONE;
+    printf("  nodes:      %u (%u with a mesh)\n", g->node_count, with_mesh);
+    for (uint32_t n = 0; n < g->node_count; n++) {
+        const mk_gltf_node *node = &g->nodes[n];
+        if (node->mesh == MK_GLTF_NONE)
+            continue;
+        printf("    node %u %s%s%s: mesh %u", n, node->name ? "\"" : "",
+               node->name ? node->name : "(unnamed)", node->name ? "\"" : "", node->mesh);
+        uint32_t tc = g->meshes[node->mesh].target_count;
+        if (tc) {
+            float *w = malloc(tc * sizeof(float));
+            if (w) {
+                mk_gltf_node_default_weights(g, n, w, tc);
+                printf(", weights [");
+                print_weights(w, tc, " ");
+                printf("] (%s)", weights_source(g, node));
+            }
+            free(w);
+        }
+        printf("\n");
+    }
+    printf("  animations: %u\n", g->animation_count);
+    for (uint32_t a = 0; a < g->animation_count; a++) {
+        const mk_gltf_animation *an = &g->animations[a];
+        printf("    animation %u %s%s%s: %.6g s, %u channel%s, %u sampler%s\n", a,
+               an->name ? "\"" : "", an->name ? an->name : "(unnamed)", an->name ? "\"" : "",
+               animation_duration(g, an), an->channel_count, an->channel_count == 1 ? "" : "s",
+               an->sampler_count, an->sampler_count == 1 ? "" : "s");
+        for (uint32_t c = 0; c < an->channel_count; c++) {
+            const mk_gltf_channel *ch = &an->channels[c];
+            const mk_gltf_sampler *sm = &an->samplers[ch->sampler];
+            char node[32] = "(no node)";
+            if (ch->node != MK_GLTF_NONE)
+                snprintf(node, sizeof node, "node %u", ch->node);
+            printf("      channel %u: %-10s %-11s %-11s %u keys, ends at %.6g s\n", c, node,
+                   channel_path(ch), mk_track_interpolation_name(sm->interpolation),
+                   g->accessors[sm->input].count, input_end(g, sm->input));
+        }
+    }
+}
+
+static void json_name(const char *s)
+{
+    if (s)
+        mk_cli_json_string(stdout, s);
+    else
+        printf("null");
+}
+
+static void print_json(const mk_gltf *g)
+{
+    printf("{\"gltf\": {\"path\": ");
+    mk_cli_json_string(stdout, g->path);
+    printf(", \"format\": \"%s\", \"generator\": ", g->is_glb ? "glb" : "gltf");
+    json_name(g->generator);
+    printf(", \"buffers\": %u, \"quantized\": %s,\n \"meshes\": [", g->buffer_count,
+           g->uses_quantization ? "true" : "false");
+    for (uint32_t m = 0; m < g->mesh_count; m++) {
+        const mk_gltf_mesh *mesh = &g->meshes[m];
+        printf("%s\n  {\"mesh\": %u, \"name\": ", m ? "," : "", m);
+        json_name(mesh->name);
+        printf(", \"targets\": %u, \"target_names\": ", mesh->target_count);
+        if (mesh->target_names) {
+            printf("[");
+            for (uint32_t t = 0; t < mesh->target_count; t++) {
+                printf("%s", t ? ", " : "");
+                json_name(mesh->target_names[t]);
+            }
+            printf("]");
+        } else {
+            printf("null");
+        }
+        printf(", \"weights\": [");
+        print_weights(mesh->weights, mesh->target_count, ", ");
+        printf("], \"weights_given\": %s, \"primitives\": [", mesh->weights ? "true" : "false");
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            const mk_gltf_primitive *pr = &mesh->primitives[p];
+            char attrs[128];
+            attributes(pr, attrs, sizeof attrs, "\", \"");
+            unsigned tb = target_attributes(pr);
+            printf("%s\n    {\"primitive\": %u, \"vertices\": %u, \"mode\": \"%s\", \"indices\": ",
+                   p ? "," : "", p, vertex_count(g, pr), mode_name(pr->mode));
+            if (pr->indices != MK_GLTF_NONE)
+                printf("%u", g->accessors[pr->indices].count);
+            else
+                printf("null");
+            printf(", \"attributes\": [%s%s%s], \"target_attributes\": [", attrs[0] ? "\"" : "",
+                   attrs, attrs[0] ? "\"" : "");
+            const char *sep = "";
+            static const char *const tn[] = {"POSITION", "NORMAL", "TANGENT"};
+            for (int b = 0; b < 3; b++)
+                if (tb & (1u << b)) {
+                    printf("%s\"%s\"", sep, tn[b]);
+                    sep = ", ";
+                }
+            printf("]}");
+        }
+        printf("]}");
+    }
+    printf("],\n \"nodes\": [");
+    bool first = true;
+    for (uint32_t n = 0; n < g->node_count; n++) {
+        const mk_gltf_node *node = &g->nodes[n];
+        if (node->mesh == MK_GLTF_NONE)
+            continue;
+        uint32_t tc = g->meshes[node->mesh].target_count;
+        float *w = calloc(tc ? tc : 1, sizeof(float));
+        if (w)
+            mk_gltf_node_default_weights(g, n, w, tc);
+        printf("%s\n  {\"node\": %u, \"name\": ", first ? "" : ",", n);
+        json_name(node->name);
+        printf(", \"mesh\": %u, \"weights\": [", node->mesh);
+        print_weights(w, tc, ", ");
+        printf("], \"weights_from\": \"%s\"}", weights_source(g, node));
+        free(w);
+        first = false;
+    }
+    printf("],\n \"animations\": [");
+    for (uint32_t a = 0; a < g->animation_count; a++) {
+        const mk_gltf_animation *an = &g->animations[a];
+        printf("%s\n  {\"animation\": %u, \"name\": ", a ? "," : "", a);
+        json_name(an->name);
+        printf(", \"duration\": %.9g, \"samplers\": %u, \"channels\": [",
+               animation_duration(g, an), an->sampler_count);
+        for (uint32_t c = 0; c < an->channel_count; c++) {
+            const mk_gltf_channel *ch = &an->channels[c];
+            const mk_gltf_sampler *sm = &an->samplers[ch->sampler];
+            printf("%s\n    {\"node\": ", c ? "," : "");
+            if (ch->node != MK_GLTF_NONE)
+                printf("%u", ch->node);
+            else
+                printf("null");
+            printf(", \"path\": ");
+            json_name(ch->supported ? mk_track_path_name(ch->path) : NULL);
+            printf(", \"interpolation\": \"%s\", \"sampler\": %u, \"keys\": %u, \"end\": %.9g}",
+                   mk_track_interpolation_name(sm->interpolation), ch->sampler,
+                   g->accessors[sm->input].count, input_end(g, sm->input));
+        }
+        printf("]}");
+    }
+    printf("]}}\n");
+}
+
+int mk_cli_info_gltf(const char *path, bool json)
+{
+    mk_gltf *g = NULL;
+    mk_error err;
+    if (mk_gltf_load(path, NULL, &g, &err) != MK_OK) {
+        mk_cli_print_error(&err);
+        return MK_EXIT_INVALID;
+    }
+    if (json)
+        print_json(g);
+    else
+        print_text(g);
+    mk_gltf_destroy(g);
+    return MK_EXIT_OK;
+}

@@ -1,0 +1,577 @@
+/* Scenes for preview/view: unit folders through the pair path, glTF files
+ * through the target path. */
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "preview_scene.h"
+
+typedef struct gltf_draw {
+    uint32_t node, mesh;
+    mk_morph_set *set;
+    uint32_t *indices;
+    uint32_t index_count;
+    mk_gl_morph *gpu;
+    float world[16];
+} gltf_draw;
+
+struct mk_scene {
+    /* unit folders */
+    mk_unit *unit;
+    mk_clip_set *forced_clips; /* with an interpolation override, else NULL */
+    const mk_clip_set *clips;
+    mk_player player;
+    mk_gl_frames *frames;
+    /* glTF */
+    mk_gltf *gltf;
+    gltf_draw *draws;
+    uint32_t draw_count;
+    mk_track_clip *track_clip;
+    uint32_t *cursors;
+    float *weights; /* per draw: its mesh's target count, at weight_offset[d] */
+    uint32_t *weight_offset;
+    uint32_t weight_total;
+    /* both */
+    uint32_t anim;
+    int64_t time_us;
+};
+
+/* ---- loading ------------------------------------------------------------------- */
+
+static bool parse_index(const char *s, uint32_t *out)
+{
+    char *end;
+    unsigned long v = strtoul(s, &end, 10);
+    if (end == s || *end || v > UINT32_MAX)
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* A copy of the unit's clips with one interpolation forced on all of them. */
+static bool force_interpolation(mk_scene *s, mk_interpolation interp)
+{
+    const mk_clip_set *src = s->unit->clips;
+    mk_clip_desc *d = calloc(src->clip_count, sizeof *d);
+    size_t total = 0;
+    for (uint32_t c = 0; c < src->clip_count; c++)
+        total += src->clips[c].frame_count;
+    bool *no_blend = calloc(total ? total : 1, sizeof *no_blend);
+    size_t event_total = 0;
+    for (uint32_t c = 0; c < src->clip_count; c++)
+        event_total += src->clips[c].event_count;
+    mk_clip_event_desc *events = calloc(event_total ? event_total : 1, sizeof *events);
+    if (!d || !no_blend || !events) {
+        free(d), free(no_blend), free(events);
+        return false;
+    }
+    size_t at = 0, ev = 0;
+    for (uint32_t c = 0; c < src->clip_count; c++) {
+        const mk_clip *k = &src->clips[c];
+        d[c].name = k->name;
+        d[c].frame_count = k->frame_count;
+        d[c].frames = k->frames;
+        d[c].durations_us = k->durations_us;
+        d[c].loop_frame = k->loop_frame;
+        d[c].once = k->once;
+        d[c].next = k->next_clip != MK_CLIP_NONE ? src->clips[k->next_clip].name : NULL;
+        for (uint32_t f = 0; f < k->frame_count; f++)
+            no_blend[at + f] = (k->frame_flags[f] & MK_CLIP_FRAME_NO_BLEND) != 0;
+        d[c].no_blend = no_blend + at;
+        at += k->frame_count;
+        d[c].interpolation = interp;
+        d[c].events = events + ev;
+        for (uint32_t e = 0; e < k->event_count; e++, ev++) {
+            events[ev].frame = k->events[e].frame;
+            events[ev].name = k->events[e].name;
+        }
+        d[c].event_count = k->event_count;
+    }
+    mk_clip_set_desc sd = {d, src->clip_count, src->frame_set_count};
+    mk_error err;
+    bool ok = mk_clip_set_create(&sd, NULL, &s->forced_clips, &err) == MK_OK;
+    if (!ok)
+        mk_cli_print_error(&err);
+    else
+        s->clips = s->forced_clips;
+    free(d), free(no_blend), free(events);
+    return ok;
+}
+
+static int load_unit(mk_scene *s, const char *path, const mk_scene_options *o)
+{
+    mk_error err;
+    mk_unit_options uo;
+    memset(&uo, 0, sizeof uo);
+    uo.skip_heuristics = true;
+    if (mk_unit_load(path, &uo, &s->unit, NULL, &err) != MK_OK) {
+        mk_cli_print_error(&err);
+        return MK_EXIT_INVALID;
+    }
+    s->clips = s->unit->clips;
+    if (o->interpolation >= 0 && !force_interpolation(s, (mk_interpolation)o->interpolation))
+        return MK_EXIT_INVALID;
+    uint32_t anim = MK_CLIP_NONE;
+    if (o->anim) {
+        anim = mk_clip_set_find(s->clips, o->anim);
+        uint32_t n;
+        if (anim == MK_CLIP_NONE && parse_index(o->anim, &n) && n < s->clips->clip_count)
+            anim = n;
+        if (anim == MK_CLIP_NONE) {
+            fprintf(stderr, "morphkit: %s has no animation '%s'; it has:", s->unit->name, o->anim);
+            for (uint32_t i = 0; i < s->clips->clip_count; i++)
+                fprintf(stderr, " %s", s->clips->clips[i].name);
+            fprintf(stderr, "\n");
+            return MK_EXIT_USAGE;
+        }
+    } else {
+        anim = mk_clip_set_find(s->clips, "Idle");
+        if (anim == MK_CLIP_NONE)
+            anim = 0;
+    }
+    mk_scene_set_anim(s, anim);
+    return MK_EXIT_OK;
+}
+
+/* world = parent world * local (TRS or matrix), glTF 2.0 section 3.5.3. */
+static void node_world(const mk_gltf *g, uint32_t node, float out[16])
+{
+    const mk_gltf_node *n = &g->nodes[node];
+    float local[16];
+    if (n->has_matrix) {
+        memcpy(local, n->matrix, sizeof local);
+    } else {
+        float x = n->rotation[0], y = n->rotation[1], z = n->rotation[2], w = n->rotation[3];
+        float r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+                      2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                      2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+        for (int c = 0; c < 3; c++) {
+            for (int k = 0; k < 3; k++)
+                local[c * 4 + k] = r[c * 3 + k] * n->scale[c];
+            local[c * 4 + 3] = 0;
+        }
+        local[12] = n->translation[0], local[13] = n->translation[1];
+        local[14] = n->translation[2], local[15] = 1;
+    }
+    if (n->parent != MK_GLTF_NONE) {
+        float parent[16];
+        node_world(g, n->parent, parent);
+        mk_gl_mat4_multiply(out, parent, local);
+    } else {
+        memcpy(out, local, sizeof local);
+    }
+}
+
+static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
+{
+    mk_error err;
+    if (mk_gltf_load(path, NULL, &s->gltf, &err) != MK_OK) {
+        mk_cli_print_error(&err);
+        return MK_EXIT_INVALID;
+    }
+    const mk_gltf *g = s->gltf;
+    /* Every node with a mesh (the default scene's hierarchy or not: nodes
+     * carry their parents, so world transforms come out the same). */
+    uint32_t prims = 0;
+    for (uint32_t n = 0; n < g->node_count; n++)
+        if (g->nodes[n].mesh != MK_GLTF_NONE)
+            prims += g->meshes[g->nodes[n].mesh].primitive_count;
+    s->draws = calloc(prims ? prims : 1, sizeof *s->draws);
+    s->weight_offset = calloc(prims ? prims : 1, sizeof *s->weight_offset);
+    if (!s->draws || !s->weight_offset) {
+        mk_cli_fail("out of memory");
+        return MK_EXIT_INVALID;
+    }
+    for (uint32_t n = 0; n < g->node_count; n++) {
+        uint32_t m = g->nodes[n].mesh;
+        if (m == MK_GLTF_NONE)
+            continue;
+        for (uint32_t p = 0; p < g->meshes[m].primitive_count; p++) {
+            const mk_gltf_primitive *prim = &g->meshes[m].primitives[p];
+            if (prim->mode != MK_GLTF_TRIANGLES || prim->position == MK_GLTF_NONE)
+                continue; /* only triangle lists are drawn */
+            gltf_draw *d = &s->draws[s->draw_count];
+            d->node = n;
+            d->mesh = m;
+            if (mk_gltf_build_morph_set(g, m, p, NULL, &d->set, &err) != MK_OK) {
+                mk_cli_print_error(&err);
+                return MK_EXIT_INVALID;
+            }
+            if (prim->indices != MK_GLTF_NONE) {
+                d->index_count = g->accessors[prim->indices].count;
+                d->indices = malloc((size_t)d->index_count * 4 + 4);
+                if (!d->indices || mk_gltf_accessor_read_index(g, prim->indices, d->indices,
+                                                               d->index_count, &err) != MK_OK) {
+                    mk_cli_print_error(&err);
+                    s->draw_count++;
+                    return MK_EXIT_INVALID;
+                }
+            }
+            node_world(g, n, d->world);
+            s->weight_offset[s->draw_count] = s->weight_total;
+            s->weight_total += d->set->target_count;
+            s->draw_count++;
+        }
+    }
+    if (s->draw_count == 0) {
+        mk_cli_fail("%s: no triangle meshes to draw", path);
+        return MK_EXIT_INVALID;
+    }
+    s->weights = calloc(s->weight_total ? s->weight_total : 1, sizeof(float));
+    if (!s->weights) {
+        mk_cli_fail("out of memory");
+        return MK_EXIT_INVALID;
+    }
+    uint32_t anim = 0;
+    if (o->anim) {
+        anim = UINT32_MAX;
+        for (uint32_t a = 0; a < g->animation_count; a++)
+            if (g->animations[a].name && strcmp(g->animations[a].name, o->anim) == 0)
+                anim = a;
+        uint32_t n;
+        if (anim == UINT32_MAX && parse_index(o->anim, &n) && n < g->animation_count)
+            anim = n;
+        if (anim == UINT32_MAX) {
+            mk_cli_fail("%s has no animation '%s' (it has %u; give a name or an index)", path,
+                        o->anim, g->animation_count);
+            return MK_EXIT_USAGE;
+        }
+    }
+    s->anim = anim;
+    if (g->animation_count) {
+        if (mk_gltf_build_track_clip(g, anim, NULL, &s->track_clip, &err) != MK_OK) {
+            mk_cli_print_error(&err);
+            return MK_EXIT_INVALID;
+        }
+        s->cursors = calloc(s->track_clip->track_count + 1, sizeof *s->cursors);
+    }
+    mk_scene_seek(s, 0);
+    return MK_EXIT_OK;
+}
+
+int mk_scene_load(const char *path, const mk_scene_options *o, mk_scene **out)
+{
+    *out = NULL;
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        mk_cli_fail("%s: no such file or folder", path);
+        return MK_EXIT_INVALID;
+    }
+    bool dir = S_ISDIR(st.st_mode);
+    if (!dir && !mk_cli_is_gltf_file(path)) {
+        mk_cli_fail("%s: not a unit folder or a .gltf/.glb file", path);
+        return MK_EXIT_INVALID;
+    }
+    if (dir && !mk_is_unit_folder(path)) {
+        mk_cli_fail("%s: not a unit folder (no <Animation>_<N>.obj files; preview one unit "
+                    "of a library at a time)",
+                    path);
+        return MK_EXIT_INVALID;
+    }
+    mk_scene *s = calloc(1, sizeof *s);
+    if (!s) {
+        mk_cli_fail("out of memory");
+        return MK_EXIT_INVALID;
+    }
+    int rc = dir ? load_unit(s, path, o) : load_gltf(s, path, o);
+    if (rc != MK_EXIT_OK) {
+        mk_scene_destroy(s);
+        return rc;
+    }
+    *out = s;
+    return MK_EXIT_OK;
+}
+
+void mk_scene_destroy(mk_scene *s)
+{
+    if (!s)
+        return;
+    mk_clip_set_destroy(s->forced_clips);
+    mk_unit_destroy(s->unit);
+    for (uint32_t d = 0; d < s->draw_count; d++) {
+        mk_morph_set_destroy(s->draws[d].set);
+        free(s->draws[d].indices);
+    }
+    free(s->draws);
+    free(s->weight_offset);
+    free(s->weights);
+    free(s->cursors);
+    mk_track_clip_destroy(s->track_clip);
+    mk_gltf_destroy(s->gltf);
+    free(s);
+}
+
+bool mk_scene_upload(mk_scene *s, mk_gl_renderer *r)
+{
+    mk_error err;
+    if (s->unit) {
+        if (mk_gl_frames_create(r, s->unit->frames, &s->frames, &err) != MK_OK) {
+            mk_cli_print_error(&err);
+            return false;
+        }
+        return true;
+    }
+    for (uint32_t d = 0; d < s->draw_count; d++) {
+        gltf_draw *g = &s->draws[d];
+        if (mk_gl_morph_create(r, g->set, g->indices, g->index_count, &g->gpu, &err) != MK_OK) {
+            mk_cli_print_error(&err);
+            return false;
+        }
+    }
+    return true;
+}
+
+void mk_scene_release(mk_scene *s)
+{
+    mk_gl_frames_destroy(s->frames);
+    s->frames = NULL;
+    for (uint32_t d = 0; d < s->draw_count; d++) {
+        mk_gl_morph_destroy(s->draws[d].gpu);
+        s->draws[d].gpu = NULL;
+    }
+}
+
+/* ---- animation ------------------------------------------------------------------ */
+
+uint32_t mk_scene_anim_count(const mk_scene *s)
+{
+    return s->unit ? s->clips->clip_count : s->gltf->animation_count;
+}
+
+const char *mk_scene_anim_name(const mk_scene *s, uint32_t a)
+{
+    if (s->unit)
+        return s->clips->clips[a].name;
+    if (s->gltf->animation_count == 0)
+        return "(static)";
+    return s->gltf->animations[a].name ? s->gltf->animations[a].name : "(unnamed)";
+}
+
+uint32_t mk_scene_anim(const mk_scene *s)
+{
+    return s->anim;
+}
+
+void mk_scene_set_anim(mk_scene *s, uint32_t a)
+{
+    s->anim = a;
+    if (s->gltf && s->gltf->animation_count) {
+        mk_error err;
+        mk_track_clip *clip = NULL;
+        if (mk_gltf_build_track_clip(s->gltf, a, NULL, &clip, &err) != MK_OK) {
+            mk_cli_print_error(&err);
+            return;
+        }
+        uint32_t *cursors = calloc(clip->track_count + 1, sizeof *cursors);
+        if (!cursors) {
+            mk_track_clip_destroy(clip);
+            return;
+        }
+        mk_track_clip_destroy(s->track_clip);
+        free(s->cursors);
+        s->track_clip = clip;
+        s->cursors = cursors;
+    }
+    mk_scene_seek(s, 0);
+}
+
+int64_t mk_scene_length_us(const mk_scene *s)
+{
+    int64_t len = s->unit ? s->clips->clips[s->anim].length_us
+                          : (s->track_clip ? s->track_clip->duration_us : 0);
+    return len > 0 ? len : 1000000;
+}
+
+void mk_scene_seek(mk_scene *s, int64_t t)
+{
+    if (t < 0)
+        t = 0;
+    s->time_us = t;
+    if (s->unit) {
+        mk_player_init(&s->player, s->clips);
+        mk_player_play(&s->player, s->anim, NULL);
+        mk_player_advance(&s->player, t, NULL);
+        return;
+    }
+    /* glTF: default weights, then the animation's weight tracks (looping). */
+    for (uint32_t d = 0; d < s->draw_count; d++)
+        mk_gltf_node_default_weights(s->gltf, s->draws[d].node, s->weights + s->weight_offset[d],
+                                     s->draws[d].set->target_count);
+    if (!s->track_clip)
+        return;
+    int64_t len = s->track_clip->duration_us;
+    /* Loop: one run is [0, len]; later times wrap. */
+    int64_t local = t <= len ? t : (len > 0 ? t % len : 0);
+    float *value = malloc(((size_t)s->track_clip->output_count + 1) * sizeof(float));
+    if (!value)
+        return;
+    for (uint32_t k = 0; k < s->track_clip->track_count; k++) {
+        const mk_track *tr = &s->track_clip->tracks[k];
+        if (tr->path != MK_TRACK_WEIGHTS)
+            continue;
+        mk_track_sample(tr, local, value);
+        for (uint32_t d = 0; d < s->draw_count; d++)
+            if (s->draws[d].node == tr->target) {
+                uint32_t n = s->draws[d].set->target_count;
+                memcpy(s->weights + s->weight_offset[d], value,
+                       (n < tr->components ? n : tr->components) * sizeof(float));
+            }
+    }
+    free(value);
+}
+
+int64_t mk_scene_time(const mk_scene *s)
+{
+    return s->time_us;
+}
+
+void mk_scene_step(mk_scene *s, int dir)
+{
+    if (!s->unit) {
+        mk_scene_seek(s, s->time_us + (dir > 0 ? 1 : -1) * 1000000 / 30);
+        return;
+    }
+    mk_player_state st;
+    mk_player_get_state(&s->player, &st);
+    if (dir > 0) {
+        mk_scene_seek(s, s->time_us + (st.duration_us - st.time_us));
+    } else {
+        int64_t start = s->time_us - st.time_us; /* this frame's start */
+        mk_scene_seek(s, start - 1);             /* into the previous frame */
+        mk_player_get_state(&s->player, &st);
+        mk_scene_seek(s, s->time_us - st.time_us);
+    }
+}
+
+/* ---- drawing ---------------------------------------------------------------------- */
+
+void mk_scene_draw(mk_scene *s, mk_gl_renderer *r, const mk_gl_draw_params *params)
+{
+    if (s->unit) {
+        mk_pose pose;
+        mk_player_pose(&s->player, &pose);
+        mk_gl_draw_pose(r, s->frames, &pose, params);
+        return;
+    }
+    mk_gl_draw_params p = *params;
+    for (uint32_t d = 0; d < s->draw_count; d++) {
+        mk_error err;
+        memcpy(p.model, s->draws[d].world, sizeof p.model);
+        if (mk_gl_draw_morph(r, s->draws[d].gpu, s->weights + s->weight_offset[d], &p, &err) !=
+            MK_OK)
+            mk_cli_print_error(&err);
+    }
+}
+
+static void grow(float lo[3], float hi[3], const float *p, const float *m)
+{
+    float w[3];
+    for (int c = 0; c < 3; c++)
+        w[c] = m ? m[c] * p[0] + m[4 + c] * p[1] + m[8 + c] * p[2] + m[12 + c] : p[c];
+    for (int c = 0; c < 3; c++) {
+        if (w[c] < lo[c])
+            lo[c] = w[c];
+        if (w[c] > hi[c])
+            hi[c] = w[c];
+    }
+}
+
+void mk_scene_bounds(const mk_scene *s, float center[3], float *radius)
+{
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    if (s->unit) {
+        const mk_clip *c = &s->clips->clips[s->anim];
+        const mk_frame_set *fs = s->unit->frames;
+        for (uint32_t f = 0; f < c->frame_count; f++) {
+            const float *p = mk_frame_set_positions(fs, c->frames[f]);
+            for (uint32_t v = 0; v < fs->vertex_count; v++)
+                grow(lo, hi, p + 3 * v, NULL);
+        }
+    } else {
+        /* Evaluate on the CPU at 24 times across the animation. */
+        mk_scene *m = (mk_scene *)s; /* seek changes only the time, restored below */
+        int64_t saved = s->time_us, len = mk_scene_length_us(s);
+        for (int k = 0; k <= 24; k++) {
+            mk_scene_seek(m, len * k / 24);
+            for (uint32_t d = 0; d < s->draw_count; d++) {
+                const mk_morph_set *set = s->draws[d].set;
+                float *pos = malloc((size_t)set->vertex_count * 3 * sizeof(float));
+                if (!pos)
+                    continue;
+                mk_morph_evaluate(set, s->weights + s->weight_offset[d], pos, NULL, NULL);
+                for (uint32_t v = 0; v < set->vertex_count; v++)
+                    grow(lo, hi, pos + 3 * v, s->draws[d].world);
+                free(pos);
+            }
+        }
+        mk_scene_seek(m, saved);
+    }
+    float r2 = 0;
+    for (int c = 0; c < 3; c++) {
+        center[c] = 0.5f * (lo[c] + hi[c]);
+        r2 += 0.25f * (hi[c] - lo[c]) * (hi[c] - lo[c]);
+    }
+    *radius = sqrtf(r2) > 1e-6f ? sqrtf(r2) : 1.0f;
+}
+
+static uint32_t frame_number(const mk_scene *s, uint32_t clip, uint32_t frame)
+{
+    /* Clips of a unit follow its animations one to one (unit.h). */
+    return s->unit->files->animations[clip].first_number + frame;
+}
+
+void mk_scene_label(const mk_scene *s, char *buf, size_t size)
+{
+    if (!s->unit) {
+        snprintf(buf, size, "%s %.2fs", mk_scene_anim_name(s, s->anim),
+                 (double)s->time_us / 1e6);
+        return;
+    }
+    mk_player_state st;
+    mk_player_get_state(&s->player, &st);
+    /* Across a Next switch the successor is named: "Attack 5>Idle 1 w0.50". */
+    bool other = st.next_clip != st.clip;
+    snprintf(buf, size, "%s %u>%s%s%u w%.2f", s->clips->clips[st.clip].name,
+             frame_number(s, st.clip, st.frame), other ? s->clips->clips[st.next_clip].name : "",
+             other ? " " : "", frame_number(s, st.next_clip, st.next_frame), (double)st.weight);
+}
+
+void mk_scene_state_text(const mk_scene *s, char *buf, size_t size)
+{
+    if (!s->unit) {
+        snprintf(buf, size, "animation %s  time %.2f s", mk_scene_anim_name(s, s->anim),
+                 (double)s->time_us / 1e6);
+        return;
+    }
+    mk_player_state st;
+    mk_player_get_state(&s->player, &st);
+    snprintf(buf, size, "animation %s  frame %u  next %s%s%u  weight %.2f",
+             s->clips->clips[st.clip].name, frame_number(s, st.clip, st.frame),
+             st.next_clip != st.clip ? s->clips->clips[st.next_clip].name : "",
+             st.next_clip != st.clip ? " " : "", frame_number(s, st.next_clip, st.next_frame),
+             (double)st.weight);
+}
+
+uint32_t mk_scene_sheet_times(const mk_scene *s, int64_t *times, uint32_t max)
+{
+    uint32_t n = 0;
+    if (s->unit) {
+        const mk_clip *c = &s->clips->clips[s->anim];
+        int64_t t = 0;
+        for (uint32_t f = 0; f < c->frame_count && n + 2 <= max; f++) {
+            times[n++] = t;
+            bool last_held = c->once && f + 1 == c->frame_count;
+            if (!last_held && c->interpolation != MK_INTERPOLATION_STEP &&
+                !(c->frame_flags[f] & MK_CLIP_FRAME_NO_BLEND))
+                times[n++] = t + c->durations_us[f] / 2;
+            t += c->durations_us[f];
+        }
+        return n;
+    }
+    int64_t len = mk_scene_length_us(s);
+    for (; n < 12 && n < max; n++)
+        times[n] = len * n / 11;
+    return n;
+}
