@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "gl_internal.h"
 #include "mk_test.h"
 #include "morphkit/gl.h"
 #include "morphkit/morphkit.h"
@@ -352,6 +353,15 @@ static void test_morph_64_targets(void)
     compare_morph(gm, set, NULL, "64 targets, default weights");
     mk_gl_morph_destroy(gm);
     mk_morph_set_destroy(set);
+    /* a shader that does not compile: the error names it and carries the log */
+    GLuint shader = 0;
+    const char *broken = "#version 330 core\nvoid main() { gl_Position = vec4(undefined_name); }\n";
+    CHECK(mk_gl_compile_shader(GL_VERTEX_SHADER, "broken.vert", broken, &shader, &err) ==
+          MK_ERR_PARSE);
+    CHECK(shader == 0);
+    CHECK_CONTAINS(err.file, "broken.vert");
+    CHECK_CONTAINS(err.message, "shader does not compile: ");
+    CHECK_CONTAINS(err.message, "undefined_name");
 }
 
 /* ---- crowd path ----------------------------------------------------------------- */
@@ -433,6 +443,15 @@ static void test_errors(void)
     compare_morph(gm, set, NULL, "no targets");
     mk_gl_morph_destroy(gm);
     mk_morph_set_destroy(set);
+    /* a shader that does not compile: the error names it and carries the log */
+    GLuint shader = 0;
+    const char *broken = "#version 330 core\nvoid main() { gl_Position = vec4(undefined_name); }\n";
+    CHECK(mk_gl_compile_shader(GL_VERTEX_SHADER, "broken.vert", broken, &shader, &err) ==
+          MK_ERR_PARSE);
+    CHECK(shader == 0);
+    CHECK_CONTAINS(err.file, "broken.vert");
+    CHECK_CONTAINS(err.message, "shader does not compile: ");
+    CHECK_CONTAINS(err.message, "undefined_name");
 }
 
 int main(int argc, char **argv)

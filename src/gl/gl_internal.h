@@ -79,6 +79,11 @@ typedef struct mk_gl_gpu_instance {
     float model[16];
 } mk_gl_gpu_instance;
 
+/* Compiles one shader stage; on failure (MK_ERR_PARSE) the message names
+ * the shader and carries the driver's info log on one line. */
+mk_status mk_gl_compile_shader(GLenum stage, const char *name, const char *text, GLuint *out,
+                               mk_error *err);
+
 /* Sets the uniforms every program shares (camera, light, colour, model). */
 void mk_gl_apply_params(const mk_gl_program *program, const mk_gl_draw_params *params,
                         bool flat_normals);

@@ -27,8 +27,8 @@ static const program_source sources[MK_GL_PROGRAM_COUNT] = {
 
 /* Compiles one stage; on failure the message carries the shader's name and
  * the first line(s) of the driver's info log. */
-static mk_status compile(GLenum stage, const char *name, const char *text, GLuint *out,
-                         mk_error *err)
+mk_status mk_gl_compile_shader(GLenum stage, const char *name, const char *text, GLuint *out,
+                               mk_error *err)
 {
     GLuint shader = glCreateShader(stage);
     glShaderSource(shader, 1, &text, NULL);
@@ -52,7 +52,7 @@ static mk_status link_program(const program_source *src, GLuint fragment, mk_gl_
                               mk_error *err)
 {
     GLuint vertex;
-    mk_status s = compile(GL_VERTEX_SHADER, src->name, src->vertex, &vertex, err);
+    mk_status s = mk_gl_compile_shader(GL_VERTEX_SHADER, src->name, src->vertex, &vertex, err);
     if (s != MK_OK)
         return s;
     GLuint id = glCreateProgram();
@@ -124,7 +124,7 @@ mk_status mk_gl_renderer_create(const mk_gl_renderer_options *options, mk_gl_ren
     while (glGetError() != GL_NO_ERROR) {
     }
     GLuint fragment;
-    mk_status s = compile(GL_FRAGMENT_SHADER, "lit.frag", mk_gl_shader_lit_frag, &fragment, err);
+    mk_status s = mk_gl_compile_shader(GL_FRAGMENT_SHADER, "lit.frag", mk_gl_shader_lit_frag, &fragment, err);
     for (int i = 0; s == MK_OK && i < MK_GL_PROGRAM_COUNT; i++)
         s = link_program(&sources[i], fragment, &r->programs[i], err);
     if (s == MK_OK)
