@@ -117,7 +117,7 @@ int main(int argc, char **argv)
     }
     bench b;
     memset(&b, 0, sizeof b);
-    mk_gl_target_desc td = {512, 512, 0};
+    mk_gl_target_desc td = {512, 512, 0, NULL};
     if (mk_gl_renderer_create(NULL, &b.r, &err) != MK_OK ||
         mk_gl_target_create(&td, &b.target, &err) != MK_OK || !(b.set = make_unit(6, 10, 16)) ||
         mk_gl_frames_create(b.r, b.set, &b.frames, &err) != MK_OK) {

@@ -182,7 +182,7 @@ static void test_pair_image_matches_cpu_blend(void)
     mk_gl_frames *g = NULL;
     mk_gl_mesh *mesh = NULL;
     mk_gl_target *target = NULL;
-    mk_gl_target_desc td = {W, H, 0};
+    mk_gl_target_desc td = {W, H, 0, NULL};
     CHECK(mk_gl_frames_create(renderer, set, &g, &err) == MK_OK);
     CHECK(mk_gl_mesh_create(renderer, set->vertex_count, set->indices, set->index_count, true,
                             &mesh, &err) == MK_OK);
@@ -279,7 +279,7 @@ static void test_morph_animated_cube(void)
             }
     }
     /* a picture of it is not empty */
-    mk_gl_target_desc td = {64, 64, 4};
+    mk_gl_target_desc td = {64, 64, 4, NULL};
     mk_gl_target *target = NULL;
     CHECK(mk_gl_target_create(&td, &target, &err) == MK_OK);
     uint8_t *img = calloc(64 * 64, 4);
@@ -375,7 +375,7 @@ static void test_crowd_matches_pair_draws(void)
     mk_error err;
     mk_gl_frames *g = NULL;
     mk_gl_target *target = NULL;
-    mk_gl_target_desc td = {W, H, 0};
+    mk_gl_target_desc td = {W, H, 0, NULL};
     CHECK(mk_gl_frames_create(renderer, set, &g, &err) == MK_OK);
     CHECK(mk_gl_target_create(&td, &target, &err) == MK_OK);
     mk_gl_instance *inst = calloc(N, sizeof *inst);
@@ -424,7 +424,7 @@ static void test_errors(void)
 {
     mk_error err;
     mk_gl_target *t = NULL;
-    mk_gl_target_desc td = {0, 10, 0};
+    mk_gl_target_desc td = {0, 10, 0, NULL};
     CHECK(mk_gl_target_create(&td, &t, &err) == MK_ERR_INVALID_ARGUMENT);
     CHECK(t == NULL);
     CHECK_CONTAINS(err.message, "0x10");

@@ -206,6 +206,7 @@ typedef struct mk_gl_target mk_gl_target;
 typedef struct mk_gl_target_desc {
     uint32_t width, height; /* >= 1 and <= GL_MAX_RENDERBUFFER_SIZE */
     uint32_t samples;       /* multisampling: 0 or 1 none; else clamped to GL_MAX_SAMPLES */
+    const mk_allocator *allocator; /* for the handle; NULL: malloc */
 } mk_gl_target_desc;
 
 /* An RGBA8 + depth framebuffer object. */

@@ -67,6 +67,7 @@ struct mk_gl_morph {
 };
 
 struct mk_gl_target {
+    mk_allocator allocator;
     uint32_t width, height, samples;
     GLuint fbo, color, depth;       /* multisampled when samples > 1 */
     GLuint resolve_fbo, resolve_color;

@@ -14,10 +14,11 @@ mk_status mk_gl_target_create(const mk_gl_target_desc *desc, mk_gl_target **out,
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                             "a %ux%u framebuffer: each side must be 1..%d", desc->width,
                             desc->height, max_size);
-    mk_gl_target *t = mk_alloc(NULL, sizeof *t);
+    mk_gl_target *t = mk_alloc(desc->allocator, sizeof *t);
     if (!t)
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     memset(t, 0, sizeof *t);
+    t->allocator = desc->allocator ? *desc->allocator : (mk_allocator){0};
     t->width = desc->width;
     t->height = desc->height;
     t->samples = desc->samples > 1 ? desc->samples : 0;
@@ -76,7 +77,8 @@ void mk_gl_target_destroy(mk_gl_target *t)
         glDeleteFramebuffers(1, &t->resolve_fbo);
         glDeleteRenderbuffers(1, &t->resolve_color);
     }
-    mk_free(NULL, t, sizeof *t);
+    mk_allocator a = t->allocator;
+    mk_free(&a, t, sizeof *t);
 }
 
 void mk_gl_target_begin(mk_gl_target *t, const float clear_rgba[4])

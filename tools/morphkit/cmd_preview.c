@@ -151,7 +151,7 @@ static bool render(mk_scene *scene, mk_gl_renderer *r, const preview_args *a,
 {
     mk_error err;
     mk_gl_target *target = NULL;
-    mk_gl_target_desc td = {a->width, a->height, 4};
+    mk_gl_target_desc td = {a->width, a->height, 4, NULL};
     if (mk_gl_target_create(&td, &target, &err) != MK_OK) {
         mk_cli_print_error(&err);
         return false;
