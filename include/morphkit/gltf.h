@@ -14,7 +14,8 @@
  * (`meshes[0].primitives[1].targets[2].POSITION: accessor 7 ...`) and the
  * asset file in mk_error.file:
  *   - asset.version other than 2.x, broken JSON, a GLB with a bad header or
- *     chunk table (MK_ERR_PARSE);
+ *     chunk table (MK_ERR_PARSE); JSON nested deeper than 256 arrays and
+ *     objects (MK_ERR_LIMIT);
  *   - an entry of extensionsRequired other than KHR_mesh_quantization
  *     (MK_ERR_UNSUPPORTED, naming it);
  *   - a buffer uri that is absolute, has a scheme other than `data:`, or
@@ -36,9 +37,9 @@
  * Memory: the file is read once into one block. GLB binary chunks are used
  * in place, external .bin files are read once each, data: URIs are decoded
  * once; accessors point into those blocks, nothing is copied per element.
- * All of it goes through the allocator in the options, except the temporary
- * JSON tree that cJSON builds with its own malloc while parsing (cJSON's only
- * allocator hook is process-global, which morphkit does not touch).
+ * All of it goes through the allocator in the options, the temporary JSON
+ * token array (one block for the whole document, freed before returning)
+ * included; nothing is allocated per JSON value and no global hook is used.
  * A loaded mk_gltf is immutable and may be shared between threads. */
 #ifndef MORPHKIT_GLTF_H
 #define MORPHKIT_GLTF_H

@@ -35,23 +35,22 @@ uint32_t mk_gltf_component_size(mk_gltf_component_type type)
     return 0;
 }
 
-mk_status mk_gltf_parse_buffer_views(mk_gltf_ctx *c, const cJSON *root)
+mk_status mk_gltf_parse_buffer_views(mk_gltf_ctx *c, const mk_gltf_json_value *root)
 {
-    const cJSON *arr, *item;
+    const mk_gltf_json_value *arr, *item;
     uint32_t count;
-    mk_status s = mk_gltf_json_array(c, root, "bufferViews", "", &arr, &count);
+    mk_status s = mk_gltf_json_array(c, root, "bufferViews", NULL, &arr, &count);
     if (s != MK_OK || count == 0)
         return s;
     mk_gltf *g = c->g;
     g->buffer_views =
         (mk_gltf_buffer_view *)mk_gltf_arena_array(c->st, count, sizeof(mk_gltf_buffer_view));
     if (!g->buffer_views)
-        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "bufferViews", "out of memory");
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, MK_GLTF_PATH("bufferViews"), "out of memory");
     g->buffer_view_count = count;
     uint32_t i = 0;
-    cJSON_ArrayForEach (item, arr) {
-        char path[64];
-        snprintf(path, sizeof path, "bufferViews[%u]", i);
+    MK_GLTF_JSON_EACH (c->json, item, arr) {
+        const mk_gltf_path path_node = {NULL, "bufferViews", i}, *path = &path_node;
         mk_gltf_buffer_view *v = &g->buffer_views[i++];
         size_t end;
         if ((s = mk_gltf_json_object(c, item, path)) != MK_OK ||
@@ -78,43 +77,46 @@ mk_status mk_gltf_parse_buffer_views(mk_gltf_ctx *c, const cJSON *root)
     return MK_OK;
 }
 
-static mk_status parse_type(mk_gltf_ctx *c, const cJSON *item, const char *path, mk_gltf_type *out)
+static mk_status parse_type(mk_gltf_ctx *c, const mk_gltf_json_value *item,
+                            const mk_gltf_path *path, mk_gltf_type *out)
 {
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(item, "type");
-    if (!cJSON_IsString(t))
+    const mk_gltf_json_value *t = mk_gltf_json_get(c->json, item, "type");
+    if (!mk_gltf_json_is(t, MK_GLTF_JSON_STRING))
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "missing required string 'type'");
     for (int i = 0; i < MK_GLTF_TYPE_COUNT; i++) {
-        if (strcmp(t->valuestring, type_names[i]) == 0) {
+        if (mk_gltf_json_string_is(c->json, t, type_names[i])) {
             *out = (mk_gltf_type)i;
             return MK_OK;
         }
     }
-    return mk_gltf_fail(c, MK_ERR_PARSE, path, "unknown type '%s'", t->valuestring);
+    char name[256];
+    mk_gltf_json_string_copy(c->json, t, name, sizeof name);
+    return mk_gltf_fail(c, MK_ERR_PARSE, path, "unknown type '%s'", name);
 }
 
-static mk_status parse_min_max(mk_gltf_ctx *c, const cJSON *item, const char *key, const char *path,
-                               uint32_t n, double *out, bool *has)
+static mk_status parse_min_max(mk_gltf_ctx *c, const mk_gltf_json_value *item, const char *key,
+                               const mk_gltf_path *path, uint32_t n, double *out, bool *has)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(item, key);
+    const mk_gltf_json_value *v = mk_gltf_json_get(c->json, item, key);
     *has = v != NULL;
     if (!v)
         return MK_OK;
-    if (!cJSON_IsArray(v) || (uint32_t)cJSON_GetArraySize(v) != n)
+    if (!mk_gltf_json_is(v, MK_GLTF_JSON_ARRAY) || v->size != n)
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s must be an array of %u numbers", key, n);
     uint32_t i = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach (e, v) {
-        if (!cJSON_IsNumber(e))
+    const mk_gltf_json_value *e;
+    MK_GLTF_JSON_EACH (c->json, e, v) {
+        if (e->type != MK_GLTF_JSON_NUMBER)
             return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s[%u] must be a number", key, i);
-        out[i++] = e->valuedouble;
+        out[i++] = mk_gltf_json_double(c->json, e);
     }
     return MK_OK;
 }
 
 /* Checks that `count` elements of `elem` bytes, `stride` apart, starting at
  * `offset`, fit in bufferView `view`. */
-static mk_status check_range(mk_gltf_ctx *c, const char *path, const char *what, uint32_t view,
-                             size_t offset, size_t stride, size_t elem, size_t count)
+static mk_status check_range(mk_gltf_ctx *c, const mk_gltf_path *path, const char *what,
+                             uint32_t view, size_t offset, size_t stride, size_t elem, size_t count)
 {
     const mk_gltf_buffer_view *v = &c->g->buffer_views[view];
     size_t span, end;
@@ -127,13 +129,12 @@ static mk_status check_range(mk_gltf_ctx *c, const char *path, const char *what,
     return MK_OK;
 }
 
-static mk_status parse_sparse(mk_gltf_ctx *c, const cJSON *sp, const char *apath,
-                              mk_gltf_accessor *a)
+static mk_status parse_sparse(mk_gltf_ctx *c, const mk_gltf_json_value *sp,
+                              const mk_gltf_path *apath, mk_gltf_accessor *a)
 {
-    char path[96], ipath[112], vpath[112];
-    snprintf(path, sizeof path, "%s.sparse", apath);
-    snprintf(ipath, sizeof ipath, "%s.indices", path);
-    snprintf(vpath, sizeof vpath, "%s.values", path);
+    const mk_gltf_path path_node = {apath, "sparse", MK_GLTF_NONE}, *path = &path_node;
+    const mk_gltf_path ipath_node = {path, "indices", MK_GLTF_NONE}, *ipath = &ipath_node;
+    const mk_gltf_path vpath_node = {path, "values", MK_GLTF_NONE}, *vpath = &vpath_node;
     mk_gltf_accessor_sparse *s = &a->sparse;
     const mk_gltf *g = c->g;
     uint32_t ct = 0;
@@ -144,8 +145,8 @@ static mk_status parse_sparse(mk_gltf_ctx *c, const cJSON *sp, const char *apath
     if (s->count == 0 || s->count > a->count)
         return mk_gltf_fail(c, MK_ERR_RANGE, path, "count %u must be in 1..%u (the accessor count)",
                             s->count, a->count);
-    const cJSON *ind = cJSON_GetObjectItemCaseSensitive(sp, "indices");
-    const cJSON *val = cJSON_GetObjectItemCaseSensitive(sp, "values");
+    const mk_gltf_json_value *ind = mk_gltf_json_get(c->json, sp, "indices");
+    const mk_gltf_json_value *val = mk_gltf_json_get(c->json, sp, "values");
     if (!ind || !val)
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "missing required 'indices' or 'values'");
     if ((st = mk_gltf_json_object(c, ind, ipath)) != MK_OK ||
@@ -190,8 +191,8 @@ static mk_status parse_sparse(mk_gltf_ctx *c, const cJSON *sp, const char *apath
     return MK_OK;
 }
 
-static mk_status parse_accessor(mk_gltf_ctx *c, const cJSON *item, const char *path,
-                                mk_gltf_accessor *a)
+static mk_status parse_accessor(mk_gltf_ctx *c, const mk_gltf_json_value *item,
+                                const mk_gltf_path *path, mk_gltf_accessor *a)
 {
     const mk_gltf *g = c->g;
     uint32_t ct = 0;
@@ -209,10 +210,10 @@ static mk_status parse_accessor(mk_gltf_ctx *c, const cJSON *item, const char *p
     uint32_t csize = mk_gltf_component_size(a->component_type);
     if (csize == 0)
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "unknown componentType %u", ct);
-    const cJSON *norm = cJSON_GetObjectItemCaseSensitive(item, "normalized");
-    if (norm && !cJSON_IsBool(norm))
+    const mk_gltf_json_value *norm = mk_gltf_json_get(c->json, item, "normalized");
+    if (norm && norm->type != MK_GLTF_JSON_TRUE && norm->type != MK_GLTF_JSON_FALSE)
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "normalized must be a boolean");
-    a->normalized = cJSON_IsTrue(norm);
+    a->normalized = mk_gltf_json_is(norm, MK_GLTF_JSON_TRUE);
     if (a->normalized && csize == 4)
         return mk_gltf_fail(c, MK_ERR_PARSE, path,
                             "normalized is not allowed for FLOAT or UNSIGNED_INT");
@@ -249,29 +250,28 @@ static mk_status parse_accessor(mk_gltf_ctx *c, const cJSON *item, const char *p
             return s;
     }
     a->sparse.indices_buffer_view = a->sparse.values_buffer_view = MK_GLTF_NONE;
-    const cJSON *sp = cJSON_GetObjectItemCaseSensitive(item, "sparse");
+    const mk_gltf_json_value *sp = mk_gltf_json_get(c->json, item, "sparse");
     if (sp && (s = parse_sparse(c, sp, path, a)) != MK_OK)
         return s;
     return MK_OK;
 }
 
-mk_status mk_gltf_parse_accessors(mk_gltf_ctx *c, const cJSON *root)
+mk_status mk_gltf_parse_accessors(mk_gltf_ctx *c, const mk_gltf_json_value *root)
 {
-    const cJSON *arr, *item;
+    const mk_gltf_json_value *arr, *item;
     uint32_t count;
-    mk_status s = mk_gltf_json_array(c, root, "accessors", "", &arr, &count);
+    mk_status s = mk_gltf_json_array(c, root, "accessors", NULL, &arr, &count);
     if (s != MK_OK || count == 0)
         return s;
     mk_gltf *g = c->g;
     g->accessors = (mk_gltf_accessor *)mk_gltf_arena_array(c->st, count, sizeof(mk_gltf_accessor));
     if (!g->accessors)
-        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "accessors", "out of memory");
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, MK_GLTF_PATH("accessors"), "out of memory");
     g->accessor_count = count;
     uint32_t i = 0;
-    cJSON_ArrayForEach (item, arr) {
-        char path[64];
-        snprintf(path, sizeof path, "accessors[%u]", i);
-        if ((s = parse_accessor(c, item, path, &g->accessors[i++])) != MK_OK)
+    MK_GLTF_JSON_EACH (c->json, item, arr) {
+        const mk_gltf_path path = {NULL, "accessors", i};
+        if ((s = parse_accessor(c, item, &path, &g->accessors[i++])) != MK_OK)
             return s;
     }
     return MK_OK;

@@ -30,8 +30,8 @@ static void advise_huge_pages(void *p, size_t size)
 #endif
 }
 
-mk_status mk_gltf_read_file(mk_gltf_ctx *c, const char *path, const char *what, size_t max,
-                            size_t min_size, uint8_t **data, size_t *size)
+mk_status mk_gltf_read_file(mk_gltf_ctx *c, const char *path, const mk_gltf_path *what,
+                            size_t max, size_t min_size, uint8_t **data, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -84,7 +84,7 @@ static int b64_value(unsigned char ch)
 }
 
 /* Decodes `data:[<mediatype>];base64,<payload>` (RFC 2397). */
-static mk_status decode_data_uri(mk_gltf_ctx *c, const char *path, const char *uri,
+static mk_status decode_data_uri(mk_gltf_ctx *c, const mk_gltf_path *path, const char *uri,
                                  mk_gltf_buffer *b)
 {
     const char *comma = strchr(uri, ',');
@@ -151,8 +151,8 @@ static bool has_scheme(const char *uri)
 /* Percent-decodes a relative reference into out and checks that it stays
  * in the asset's folder: no absolute path, no backslash, no NUL, and `..`
  * never climbing above the start. */
-static mk_status check_relative_uri(mk_gltf_ctx *c, const char *path, const char *uri, char *out,
-                                    size_t out_size)
+static mk_status check_relative_uri(mk_gltf_ctx *c, const mk_gltf_path *path, const char *uri,
+                                    char *out, size_t out_size)
 {
     if (has_scheme(uri))
         return mk_gltf_fail(c, MK_ERR_INVALID_ARGUMENT, path,
@@ -211,9 +211,10 @@ static mk_status check_relative_uri(mk_gltf_ctx *c, const char *path, const char
     return MK_OK;
 }
 
-static mk_status load_external(mk_gltf_ctx *c, const char *path, const char *uri, mk_gltf_buffer *b)
+static mk_status load_external(mk_gltf_ctx *c, const mk_gltf_path *path, const char *uri,
+                               mk_gltf_buffer *b)
 {
-    char rel[1024], full[2048], what[1200];
+    char rel[1024], full[2048];
     mk_status s = check_relative_uri(c, path, uri, rel, sizeof rel);
     if (s != MK_OK)
         return s;
@@ -222,31 +223,30 @@ static mk_status load_external(mk_gltf_ctx *c, const char *path, const char *uri
                             "uri '%s' is external, but the document has no folder", uri);
     if ((size_t)snprintf(full, sizeof full, "%s/%s", c->base_dir, rel) >= sizeof full)
         return mk_gltf_fail(c, MK_ERR_LIMIT, path, "path too long");
-    snprintf(what, sizeof what, "%s.uri", path);
+    const mk_gltf_path what = {path, "uri", MK_GLTF_NONE};
     uint8_t *data;
     size_t size;
-    s = mk_gltf_read_file(c, full, what, c->max_buffer, b->byte_length, &data, &size);
+    s = mk_gltf_read_file(c, full, &what, c->max_buffer, b->byte_length, &data, &size);
     if (s == MK_OK)
         b->data = data;
     return s;
 }
 
-mk_status mk_gltf_parse_buffers(mk_gltf_ctx *c, const cJSON *root)
+mk_status mk_gltf_parse_buffers(mk_gltf_ctx *c, const mk_gltf_json_value *root)
 {
-    const cJSON *arr, *item;
+    const mk_gltf_json_value *arr, *item;
     uint32_t count;
-    mk_status s = mk_gltf_json_array(c, root, "buffers", "", &arr, &count);
+    mk_status s = mk_gltf_json_array(c, root, "buffers", NULL, &arr, &count);
     if (s != MK_OK || count == 0)
         return s;
     mk_gltf *g = c->g;
     g->buffers = (mk_gltf_buffer *)mk_gltf_arena_array(c->st, count, sizeof(mk_gltf_buffer));
     if (!g->buffers)
-        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "buffers", "out of memory");
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, MK_GLTF_PATH("buffers"), "out of memory");
     g->buffer_count = count;
     uint32_t i = 0;
-    cJSON_ArrayForEach (item, arr) {
-        char path[64];
-        snprintf(path, sizeof path, "buffers[%u]", i);
+    MK_GLTF_JSON_EACH (c->json, item, arr) {
+        const mk_gltf_path path_node = {NULL, "buffers", i}, *path = &path_node;
         mk_gltf_buffer *b = &g->buffers[i++];
         if ((s = mk_gltf_json_object(c, item, path)) != MK_OK ||
             (s = mk_gltf_json_size(c, item, "byteLength", path, true, &b->byte_length)) != MK_OK ||

@@ -7,8 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
-
 #include "internal.h"
 #include "morphkit/gltf.h"
 
@@ -36,10 +34,96 @@ void *mk_gltf_arena_array(struct mk_gltf_storage *st, size_t count, size_t size)
 char *mk_gltf_arena_strdup(struct mk_gltf_storage *st, const char *s);
 void mk_gltf_storage_free(struct mk_gltf_storage *st);
 
+/* ---- JSON (gltf_json.c): a read-only view over jsmn's token array ------
+ * jsmn (Debian libjsmn-dev) splits the text into tokens in document order;
+ * gltf_json.c checks the grammar jsmn leaves open (separators, literals,
+ * number syntax, one root value) and rewrites the tokens in place into the
+ * values below. Nothing is allocated per value: one token array for the
+ * whole document, strings and numbers read from the text when asked for. */
+typedef enum mk_gltf_json_type {
+    MK_GLTF_JSON_OBJECT,
+    MK_GLTF_JSON_ARRAY,
+    MK_GLTF_JSON_STRING,
+    MK_GLTF_JSON_NUMBER,
+    MK_GLTF_JSON_TRUE,
+    MK_GLTF_JSON_FALSE,
+    MK_GLTF_JSON_NULL
+} mk_gltf_json_type;
+
+typedef struct mk_gltf_json_value {
+    uint8_t type; /* mk_gltf_json_type */
+    uint8_t escaped; /* a string with a backslash escape in it */
+    uint32_t start, end; /* its bytes in the text (a string's without the quotes) */
+    uint32_t size; /* members of an object, elements of an array; a key: 1 */
+    uint32_t next; /* index of the first value after this one and all inside it */
+} mk_gltf_json_value;
+
+typedef struct mk_gltf_json {
+    const char *text;
+    mk_gltf_json_value *values; /* document order; values[0] is the root */
+    uint32_t count;
+    size_t bytes; /* of the allocation */
+} mk_gltf_json;
+
+/* Deepest nesting of arrays and objects read (glTF itself needs < 10). */
+#define MK_GLTF_JSON_DEPTH 256
+
+/* Tokenizes and checks size bytes of text (no terminator needed) into one
+ * allocation through `a`. Failures leave doc empty: MK_ERR_PARSE (broken
+ * JSON; *error_offset: the byte the problem is at), MK_ERR_LIMIT (text of
+ * 2 GiB or more, or nested deeper than MK_GLTF_JSON_DEPTH at byte
+ * *error_offset), MK_ERR_OUT_OF_MEMORY. */
+mk_status mk_gltf_json_parse(mk_gltf_json *doc, const char *text, size_t size,
+                             const mk_allocator *a, size_t *error_offset);
+void mk_gltf_json_free(mk_gltf_json *doc, const mk_allocator *a);
+
+/* Member `key` of obj (the first one of that name), NULL when obj is NULL,
+ * not an object or has no such member. Keys with escapes compare by their
+ * decoded text. */
+const mk_gltf_json_value *mk_gltf_json_get(const mk_gltf_json *doc, const mk_gltf_json_value *obj,
+                                           const char *key);
+/* Whether string v decodes to exactly s (s shorter than 256 bytes). */
+bool mk_gltf_json_string_is(const mk_gltf_json *doc, const mk_gltf_json_value *v, const char *s);
+/* Decodes string v (escapes, \u as UTF-8) into out, cut to cap - 1 bytes
+ * and NUL-terminated; returns the decoded length before cutting. */
+size_t mk_gltf_json_string_copy(const mk_gltf_json *doc, const mk_gltf_json_value *v, char *out,
+                                size_t cap);
+/* Number v as a double: exact for integers up to 2^53 and for decimals of
+ * up to 15 digits and 22 powers of ten (all that glTF exporters write),
+ * otherwise within a few ulps. */
+double mk_gltf_json_double(const mk_gltf_json *doc, const mk_gltf_json_value *v);
+
+static inline bool mk_gltf_json_is(const mk_gltf_json_value *v, mk_gltf_json_type t)
+{
+    return v && v->type == t;
+}
+
+/* Every element of array arr in order (of an object: every key, its value
+ * being the next value); nothing for NULL or a scalar. O(1) a step: `next`
+ * skips whatever the element holds. */
+#define MK_GLTF_JSON_EACH(doc, e, arr)                                                             \
+    for ((e) = (arr) ? (arr) + 1 : NULL; (e) && (e) < (doc)->values + (arr)->next;                \
+         (e) = (doc)->values + (e)->next)
+
+/* A glTF path for messages ("meshes[0].primitives[1].targets[2].POSITION"):
+ * one node per level on the caller's stack, turned into text only when an
+ * error names it. */
+typedef struct mk_gltf_path {
+    const struct mk_gltf_path *parent; /* NULL: the top level */
+    const char *name; /* "meshes", "attributes", "POSITION", "" for the document */
+    uint32_t index; /* "[index]" after the name; MK_GLTF_NONE: none */
+} mk_gltf_path;
+
+#define MK_GLTF_PATH(name) (&(const mk_gltf_path){NULL, (name), MK_GLTF_NONE})
+
+/* Writes the path as text into out (cap bytes, cut to fit). */
+void mk_gltf_path_format(const mk_gltf_path *path, char *out, size_t cap);
+
 /* State of one load. */
 typedef struct mk_gltf_ctx {
     mk_gltf *g;
     struct mk_gltf_storage *st;
+    const mk_gltf_json *json; /* the document being read */
     const char *file; /* for mk_error.file */
     const char *base_dir; /* NULL: external URIs are an error */
     size_t max_buffer;
@@ -49,51 +133,60 @@ typedef struct mk_gltf_ctx {
     mk_error *err;
 } mk_gltf_ctx;
 
-/* Fills the error with "path: message" and returns code. */
-mk_status mk_gltf_fail(mk_gltf_ctx *c, mk_status code, const char *path, const char *fmt, ...)
-    MK_PRINTF(4, 5);
+/* Fills the error with "path: message" (just the message for a NULL or
+ * empty path) and returns code. */
+mk_status mk_gltf_fail(mk_gltf_ctx *c, mk_status code, const mk_gltf_path *path, const char *fmt,
+                       ...) MK_PRINTF(4, 5);
 
-/* JSON helpers. Each checks the JSON type and range and fails with the
- * path "path.key". A missing optional member leaves *out = def. */
-mk_status mk_gltf_json_uint(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                            bool required, uint32_t def, uint32_t *out);
-mk_status mk_gltf_json_size(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                            bool required, size_t *out);
+/* Checked JSON access. Each checks the JSON type and range and fails with
+ * the path of obj and the key in the message. A missing optional member
+ * leaves *out = def. */
+mk_status mk_gltf_json_uint(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                            const mk_gltf_path *path, bool required, uint32_t def, uint32_t *out);
+mk_status mk_gltf_json_size(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                            const mk_gltf_path *path, bool required, size_t *out);
 /* An index into an array of `limit` objects called `what` ("accessors"). */
-mk_status mk_gltf_json_index(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                             bool required, uint32_t limit, const char *what, uint32_t *out);
+mk_status mk_gltf_json_index(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                             const mk_gltf_path *path, bool required, uint32_t limit,
+                             const char *what, uint32_t *out);
 /* Exactly n numbers (as float) into out; absent leaves out untouched. */
-mk_status mk_gltf_json_floats(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                              float *out, size_t n, bool *present);
+mk_status mk_gltf_json_floats(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                              const mk_gltf_path *path, float *out, size_t n, bool *present);
 /* An optional array member: *arr NULL and *count 0 when absent. */
-mk_status mk_gltf_json_array(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                             const cJSON **arr, uint32_t *count);
-/* An optional string member copied into the arena (NULL when absent). */
-mk_status mk_gltf_json_string(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                              char **out);
+mk_status mk_gltf_json_array(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                             const mk_gltf_path *path, const mk_gltf_json_value **arr,
+                             uint32_t *count);
+/* An optional string member decoded into the arena (NULL when absent). */
+mk_status mk_gltf_json_string(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                              const mk_gltf_path *path, char **out);
+/* String v decoded into the arena; NULL for out of memory. */
+char *mk_gltf_json_strdup(mk_gltf_ctx *c, const mk_gltf_json_value *v);
 /* An object member or array element must be a JSON object. */
-mk_status mk_gltf_json_object(mk_gltf_ctx *c, const cJSON *item, const char *path);
+mk_status mk_gltf_json_object(mk_gltf_ctx *c, const mk_gltf_json_value *item,
+                              const mk_gltf_path *path);
+/* "a number", "a string", "an array", ... for messages. */
+const char *mk_gltf_json_kind(const mk_gltf_json_value *v);
 
 /* Parses the JSON document (text not NUL-terminated) into c->g. The GLB BIN
  * chunk, if any, is in c->glb_bin. */
 mk_status mk_gltf_parse_document(mk_gltf_ctx *c, const char *json, size_t size);
 
 /* Buffers (gltf_buffer.c): loads every buffer's bytes. */
-mk_status mk_gltf_parse_buffers(mk_gltf_ctx *c, const cJSON *root);
+mk_status mk_gltf_parse_buffers(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 
 /* Reads a whole file (at most max bytes, else MK_ERR_LIMIT) into an arena
  * block. `what` names it in messages ("buffers[0].uri 'a.bin'"); the error
  * file stays c->file. min_size: fail with MK_ERR_RANGE when shorter. */
-mk_status mk_gltf_read_file(mk_gltf_ctx *c, const char *path, const char *what, size_t max,
+mk_status mk_gltf_read_file(mk_gltf_ctx *c, const char *path, const mk_gltf_path *what, size_t max,
                             size_t min_size, uint8_t **data, size_t *size);
 
-/* Objects (gltf_objects.c). */
-mk_status mk_gltf_parse_buffer_views(mk_gltf_ctx *c, const cJSON *root);
-mk_status mk_gltf_parse_accessors(mk_gltf_ctx *c, const cJSON *root);
-mk_status mk_gltf_parse_meshes(mk_gltf_ctx *c, const cJSON *root);
-mk_status mk_gltf_parse_nodes(mk_gltf_ctx *c, const cJSON *root);
-mk_status mk_gltf_parse_scenes(mk_gltf_ctx *c, const cJSON *root);
-mk_status mk_gltf_parse_animations(mk_gltf_ctx *c, const cJSON *root);
+/* Objects (gltf_accessors.c, gltf_meshes.c, gltf_nodes.c). */
+mk_status mk_gltf_parse_buffer_views(mk_gltf_ctx *c, const mk_gltf_json_value *root);
+mk_status mk_gltf_parse_accessors(mk_gltf_ctx *c, const mk_gltf_json_value *root);
+mk_status mk_gltf_parse_meshes(mk_gltf_ctx *c, const mk_gltf_json_value *root);
+mk_status mk_gltf_parse_nodes(mk_gltf_ctx *c, const mk_gltf_json_value *root);
+mk_status mk_gltf_parse_scenes(mk_gltf_ctx *c, const mk_gltf_json_value *root);
+mk_status mk_gltf_parse_animations(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 
 /* Where a (checked) accessor's first element starts in its buffer, or NULL
  * when it has no bufferView. */

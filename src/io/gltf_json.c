@@ -1,257 +1,311 @@
-/* glTF reader: the model's arena, error formatting and checked JSON access. */
+/* glTF reader: the JSON document - jsmn's tokens, checked against the JSON
+ * grammar jsmn leaves unchecked and turned into mk_gltf_json_value. */
+#include <assert.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gltf_internal.h"
+#include "io_internal.h"
 
-enum { MK_GLTF_ARENA_BLOCK = 64 * 1024, MK_GLTF_BIG_ALLOC = 16 * 1024 };
+/* The one place jsmn's code is compiled: static, so it is no symbol of the
+ * library; parent links make each close and comma O(1) instead of a scan
+ * back over the tokens; strict mode refuses bare words and keys that are
+ * not strings. */
+#define JSMN_STATIC
+#define JSMN_PARENT_LINKS
+#define JSMN_STRICT
+#include <jsmn.h>
 
-static mk_gltf_block *block_new(struct mk_gltf_storage *st, size_t payload)
+/* ---- the document ---------------------------------------------------------- */
+
+static bool is_digit(char ch)
 {
-    size_t total;
-    if (!mk_size_add(payload, sizeof(mk_gltf_block), &total))
-        return NULL;
-    mk_gltf_block *b = (mk_gltf_block *)mk_alloc(&st->allocator, total);
-    if (!b)
-        return NULL;
-    b->next = NULL;
-    b->size = payload;
-    b->used = 0;
-    return b;
+    return (unsigned)(ch - '0') < 10;
 }
 
-static void *arena_alloc(struct mk_gltf_storage *st, size_t size, bool zero);
-
-void *mk_gltf_arena_alloc(struct mk_gltf_storage *st, size_t size)
+/* RFC 8259 §6: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? -
+ * jsmn only looks at the first character. */
+static bool number_syntax(const char *p, const char *end)
 {
-    return arena_alloc(st, size, true);
+    if (p < end && *p == '-')
+        p++;
+    if (p == end || !is_digit(*p))
+        return false;
+    if (*p++ != '0')
+        while (p < end && is_digit(*p))
+            p++;
+    if (p < end && *p == '.') {
+        if (++p == end || !is_digit(*p))
+            return false;
+        while (p < end && is_digit(*p))
+            p++;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        if (++p < end && (*p == '+' || *p == '-'))
+            p++;
+        if (p == end || !is_digit(*p))
+            return false;
+        while (p < end && is_digit(*p))
+            p++;
+    }
+    return p == end;
 }
 
-void *mk_gltf_arena_alloc_uninit(struct mk_gltf_storage *st, size_t size)
+static bool is_space(char ch)
 {
-    return arena_alloc(st, size, false);
+    return ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t';
 }
 
-static void *arena_alloc(struct mk_gltf_storage *st, size_t size, bool zero)
+/* check_gap for gaps that are not just the separator. */
+static uint32_t check_gap_slow(const char *t, uint32_t from, uint32_t to, char sep)
 {
-    size_t need;
-    if (!mk_size_align16(size == 0 ? 1 : size, &need))
-        return NULL;
-    mk_gltf_block *h = st->head;
-    if (!h || h->size - h->used < need) {
-        if (need >= MK_GLTF_BIG_ALLOC) {
-            /* A block of its own, linked behind the head so the head's free
-             * space stays usable for small objects. */
-            mk_gltf_block *b = block_new(st, need);
-            if (!b)
-                return NULL;
-            b->used = need;
-            if (h) {
-                b->next = h->next;
-                h->next = b;
+    while (from < to && is_space(t[from]))
+        from++;
+    if (sep) {
+        if (from == to || t[from] != sep)
+            return from;
+        for (from++; from < to && is_space(t[from]);)
+            from++;
+    }
+    return from == to ? UINT32_MAX : from;
+}
+
+/* Checks that text[from, to) is blank around exactly one `sep` (none for
+ * 0); returns UINT32_MAX, or the offset of the first byte out of place.
+ * Minified JSON (no blanks) takes the first test. */
+static inline uint32_t check_gap(const char *t, uint32_t from, uint32_t to, char sep)
+{
+    if (to - from == (sep != 0) && (sep == 0 || t[from] == sep))
+        return UINT32_MAX;
+    return check_gap_slow(t, from, to, sep);
+}
+
+static inline uint32_t outer_start(const mk_gltf_json_value *v)
+{
+    return v->start - (v->type == MK_GLTF_JSON_STRING); /* the opening quote */
+}
+
+static inline uint32_t outer_end(const mk_gltf_json_value *v)
+{
+    return v->end + (v->type == MK_GLTF_JSON_STRING); /* after the closing quote */
+}
+
+/* Turns jsmn's n tokens (in the same memory) into values, in one pass, and
+ * checks what jsmn does not: literals and number syntax, the separators
+ * between values (jsmn takes `[1 2]`, `{"a" 1}` and `[1,]`), keys with
+ * exactly one value, a single document. Until a value's last descendant is
+ * seen, its `next` holds its parent's index; the values so still open form
+ * a chain from the newest one up to the root. *error_offset: where it is
+ * wrong. */
+static mk_status convert(mk_gltf_json_value *v, const char *t, size_t len, uint32_t n,
+                         size_t *error_offset)
+{
+    static_assert(sizeof(mk_gltf_json_value) <= sizeof(jsmntok_t), "values replace tokens");
+    uint32_t bad = UINT32_MAX, depth = 0; /* arrays and objects open */
+    if (n == 0) {
+        *error_offset = 0;
+        return MK_ERR_PARSE;
+    }
+    /* i == n closes whatever is open at the end. */
+    for (uint32_t i = 0; i <= n; i++) {
+        mk_gltf_json_value *e = &v[i < n ? i : 0];
+        uint32_t parent = UINT32_MAX;
+        if (i < n) {
+            jsmntok_t k;
+            /* Values are no larger than tokens, so value i never overwrites
+             * a token after i: read it first, then write. */
+            memcpy(&k, (const char *)v + (size_t)i * sizeof(jsmntok_t), sizeof k);
+            e->start = (uint32_t)k.start;
+            e->end = (uint32_t)k.end;
+            e->size = (uint32_t)k.size;
+            e->next = parent = k.parent < 0 ? UINT32_MAX : (uint32_t)k.parent;
+            e->escaped = 0;
+            const char *s = t + e->start;
+            size_t sn = e->end - e->start;
+            if (k.type == JSMN_OBJECT) {
+                e->type = MK_GLTF_JSON_OBJECT;
+            } else if (k.type == JSMN_ARRAY) {
+                e->type = MK_GLTF_JSON_ARRAY;
+            } else if (k.type == JSMN_STRING) {
+                e->type = MK_GLTF_JSON_STRING;
+                e->escaped = memchr(s, '\\', sn) != NULL;
+            } else if (number_syntax(s, s + sn)) {
+                e->type = MK_GLTF_JSON_NUMBER;
+            } else if (sn == 4 && memcmp(s, "true", 4) == 0) {
+                e->type = MK_GLTF_JSON_TRUE;
+            } else if (sn == 5 && memcmp(s, "false", 5) == 0) {
+                e->type = MK_GLTF_JSON_FALSE;
+            } else if (sn == 4 && memcmp(s, "null", 4) == 0) {
+                e->type = MK_GLTF_JSON_NULL;
             } else {
-                st->head = b;
+                *error_offset = e->start;
+                return MK_ERR_PARSE;
             }
-            uint8_t *p = (uint8_t *)(b + 1);
-            if (zero)
-                memset(p, 0, need);
-            return p;
         }
-        h = block_new(st, MK_GLTF_ARENA_BLOCK);
-        if (!h)
-            return NULL;
-        h->next = st->head;
-        st->head = h;
+        /* Close the open values that are not i's ancestors, innermost
+         * first; sub_end: where the subtree closed last ends. */
+        uint32_t sub_end = UINT32_MAX;
+        for (uint32_t x = i - 1; i > 0 && x != parent;) {
+            if (x == UINT32_MAX) { /* not on the chain: jsmn never does this */
+                bad = 0;
+                break;
+            }
+            mk_gltf_json_value *o = &v[x];
+            uint32_t up = o->next;
+            if (o->type == MK_GLTF_JSON_OBJECT || o->type == MK_GLTF_JSON_ARRAY) {
+                /* Blank from the last element (or the bracket) to the close. */
+                bad = check_gap(t, sub_end == UINT32_MAX ? o->start + 1 : sub_end, o->end - 1, 0);
+                sub_end = o->end;
+                depth--;
+            } else if (o->type == MK_GLTF_JSON_STRING && up != UINT32_MAX &&
+                       v[up].type == MK_GLTF_JSON_OBJECT) {
+                if (o->size != 1) /* a key without its value */
+                    bad = outer_end(o);
+                /* sub_end stays where the key's value ended */
+            } else {
+                if (o->size != 0) /* `"a":1` in an array, `1:2` */
+                    bad = outer_end(o);
+                sub_end = outer_end(o);
+            }
+            if (bad != UINT32_MAX)
+                break;
+            o->next = i;
+            x = up;
+        }
+        if (bad == UINT32_MAX && i == n) {
+            /* After the document: blanks, or padding NULs (jsmn stops at a
+             * NUL). */
+            for (size_t p = sub_end; p < len && t[p] != '\0'; p++) {
+                if (!is_space(t[p])) {
+                    bad = (uint32_t)p;
+                    break;
+                }
+            }
+        } else if (bad == UINT32_MAX && i == 0) {
+            bad = check_gap(t, 0, outer_start(e), 0);
+        } else if (bad == UINT32_MAX) {
+            const mk_gltf_json_value *p = parent == UINT32_MAX ? NULL : &v[parent];
+            if (!p) /* a second value after the document */
+                bad = outer_start(e);
+            else if (p->type == MK_GLTF_JSON_OBJECT && e->type != MK_GLTF_JSON_STRING)
+                bad = outer_start(e);
+            else if (p->type == MK_GLTF_JSON_OBJECT || p->type == MK_GLTF_JSON_ARRAY)
+                bad = sub_end == UINT32_MAX ? check_gap(t, p->start + 1, outer_start(e), 0)
+                                            : check_gap(t, sub_end, outer_start(e), ',');
+            else if (p->type == MK_GLTF_JSON_STRING && sub_end == UINT32_MAX)
+                bad = check_gap(t, outer_end(p), outer_start(e), ':'); /* key: value */
+            else
+                bad = outer_start(e);
+        }
+        if (bad != UINT32_MAX) {
+            *error_offset = bad;
+            return MK_ERR_PARSE;
+        }
+        if (i < n && (e->type == MK_GLTF_JSON_OBJECT || e->type == MK_GLTF_JSON_ARRAY) &&
+            ++depth > MK_GLTF_JSON_DEPTH) {
+            *error_offset = e->start;
+            return MK_ERR_LIMIT;
+        }
     }
-    uint8_t *p = (uint8_t *)(h + 1) + h->used;
-    h->used += need;
-    if (zero)
-        memset(p, 0, need);
-    return p;
-}
-
-void *mk_gltf_arena_array(struct mk_gltf_storage *st, size_t count, size_t size)
-{
-    size_t bytes;
-    if (!mk_size_mul(count, size, &bytes))
-        return NULL;
-    return mk_gltf_arena_alloc(st, bytes);
-}
-
-char *mk_gltf_arena_strdup(struct mk_gltf_storage *st, const char *s)
-{
-    size_t n = strlen(s);
-    char *d = (char *)mk_gltf_arena_alloc(st, n + 1);
-    if (d)
-        memcpy(d, s, n + 1);
-    return d;
-}
-
-void mk_gltf_storage_free(struct mk_gltf_storage *st)
-{
-    mk_gltf_block *b = st->head;
-    while (b) {
-        mk_gltf_block *next = b->next;
-        mk_free(&st->allocator, b, sizeof(mk_gltf_block) + b->size);
-        b = next;
-    }
-    st->head = NULL;
-}
-
-mk_status mk_gltf_fail(mk_gltf_ctx *c, mk_status code, const char *path, const char *fmt, ...)
-{
-    char msg[MK_ERROR_MESSAGE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (path && path[0])
-        return mk_error_set(c->err, code, c->file, 0, "%s: %s", path, msg);
-    return mk_error_set(c->err, code, c->file, 0, "%s", msg);
-}
-
-static const char *json_kind(const cJSON *v)
-{
-    if (cJSON_IsNumber(v))
-        return "a number";
-    if (cJSON_IsString(v))
-        return "a string";
-    if (cJSON_IsArray(v))
-        return "an array";
-    if (cJSON_IsObject(v))
-        return "an object";
-    if (cJSON_IsBool(v))
-        return "a boolean";
-    return "null";
-}
-
-/* A non-negative integer below `limit` (exactly representable in a double). */
-static mk_status json_integer(mk_gltf_ctx *c, const cJSON *v, const char *path, const char *key,
-                              double limit, double *out)
-{
-    if (!cJSON_IsNumber(v))
-        return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s must be a non-negative integer, not %s", key,
-                            json_kind(v));
-    double d = v->valuedouble;
-    if (!(d >= 0.0) || d != floor(d) || d >= limit)
-        return mk_gltf_fail(c, d >= limit ? MK_ERR_RANGE : MK_ERR_PARSE, path,
-                            "%s must be a non-negative integer below %.0f, not %.17g", key, limit,
-                            d);
-    *out = d;
     return MK_OK;
 }
 
-mk_status mk_gltf_json_uint(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                            bool required, uint32_t def, uint32_t *out)
+/* jsmn closes a bracket by walking up from the newest token to the first
+ * open one, so a run of k closing brackets costs k^2 / 2 steps. In a large
+ * text, deep nesting is refused before jsmn sees it (convert checks the
+ * same limit for free; below MK_GLTF_JSON_SCAN bytes the worst case,
+ * (n / 2)^2 / 2 steps, is some milliseconds). Returns the offset of the
+ * first bracket beyond MK_GLTF_JSON_DEPTH, or SIZE_MAX. Strings are
+ * skipped with memchr, so long data: URIs cost little. */
+enum { MK_GLTF_JSON_SCAN = 16 * 1024 };
+
+static size_t too_deep(const char *t, size_t n)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) {
-        if (required)
-            return mk_gltf_fail(c, MK_ERR_PARSE, path, "missing required '%s'", key);
-        *out = def;
-        return MK_OK;
+    unsigned depth = 0;
+    for (size_t i = 0; i < n && t[i] != '\0'; i++) {
+        char ch = t[i];
+        if (ch == '"') {
+            for (;;) { /* to the next quote after an even run of backslashes */
+                const char *q = (const char *)memchr(t + i + 1, '"', n - i - 1);
+                if (!q)
+                    return SIZE_MAX; /* unterminated: jsmn says where */
+                i = (size_t)(q - t);
+                size_t bs = 0;
+                while (t[i - 1 - bs] == '\\') /* stops at the opening quote */
+                    bs++;
+                if (bs % 2 == 0)
+                    break;
+            }
+        } else if (ch == '[' || ch == '{') {
+            if (++depth > MK_GLTF_JSON_DEPTH)
+                return i;
+        } else if ((ch == ']' || ch == '}') && depth > 0) {
+            depth--;
+        }
     }
-    double d;
-    mk_status s = json_integer(c, v, path, key, 4294967295.0, &d);
-    if (s == MK_OK)
-        *out = (uint32_t)d;
-    return s;
+    return SIZE_MAX;
 }
 
-mk_status mk_gltf_json_size(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                            bool required, size_t *out)
+mk_status mk_gltf_json_parse(mk_gltf_json *doc, const char *text, size_t size,
+                             const mk_allocator *a, size_t *error_offset)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) {
-        if (required)
-            return mk_gltf_fail(c, MK_ERR_PARSE, path, "missing required '%s'", key);
-        *out = 0;
-        return MK_OK;
+    memset(doc, 0, sizeof *doc);
+    *error_offset = 0;
+    if (size >= INT_MAX) /* jsmn counts in int */
+        return MK_ERR_LIMIT;
+    if (size > MK_GLTF_JSON_SCAN && (*error_offset = too_deep(text, size)) != SIZE_MAX)
+        return MK_ERR_LIMIT;
+    *error_offset = 0;
+    /* One token array, grown when jsmn runs out (it resumes where it
+     * stopped). Minified glTF has about one token per 7 bytes of JSON, so
+     * size / 4 is rarely grown; a data: URI is one token of any size, so
+     * the first guess is capped. */
+    size_t cap = size / 4 + 16;
+    if (cap > 65536)
+        cap = 65536;
+    jsmntok_t *tok = (jsmntok_t *)mk_alloc(a, cap * sizeof(jsmntok_t));
+    if (!tok)
+        return MK_ERR_OUT_OF_MEMORY;
+    jsmn_parser parser;
+    jsmn_init(&parser);
+    int r;
+    while ((r = jsmn_parse(&parser, text, size, tok, (unsigned)cap)) == JSMN_ERROR_NOMEM) {
+        size_t ncap = cap * 2 > size + 1 ? size + 1 : cap * 2; /* a token takes a byte */
+        jsmntok_t *t2 =
+            ncap > cap ? (jsmntok_t *)mk_realloc(a, tok, cap * sizeof(jsmntok_t),
+                                                 ncap * sizeof(jsmntok_t))
+                       : NULL;
+        if (!t2) {
+            mk_free(a, tok, cap * sizeof(jsmntok_t));
+            return MK_ERR_OUT_OF_MEMORY;
+        }
+        tok = t2;
+        cap = ncap;
     }
-    /* 2^53: the largest range a double holds exactly; also below SIZE_MAX on
-     * 64-bit. On 32-bit, sizes above SIZE_MAX fail the same way. */
-    double limit = 9007199254740992.0;
-    if ((double)SIZE_MAX < limit)
-        limit = (double)SIZE_MAX;
-    double d;
-    mk_status s = json_integer(c, v, path, key, limit, &d);
-    if (s == MK_OK)
-        *out = (size_t)d;
-    return s;
-}
-
-mk_status mk_gltf_json_index(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                             bool required, uint32_t limit, const char *what, uint32_t *out)
-{
-    uint32_t v = MK_GLTF_NONE;
-    mk_status s = mk_gltf_json_uint(c, obj, key, path, required, MK_GLTF_NONE, &v);
-    if (s != MK_OK)
+    mk_status s = MK_OK;
+    if (r < 0) {
+        *error_offset = parser.pos < size ? parser.pos : size;
+        s = MK_ERR_PARSE;
+    } else {
+        s = convert((mk_gltf_json_value *)(void *)tok, text, size, (uint32_t)r, error_offset);
+    }
+    if (s != MK_OK) {
+        mk_free(a, tok, cap * sizeof(jsmntok_t));
         return s;
-    if (v != MK_GLTF_NONE && v >= limit)
-        return mk_gltf_fail(c, MK_ERR_RANGE, path, "%s %u out of range (%u %s)", key, v, limit,
-                            what);
-    *out = v;
-    return MK_OK;
-}
-
-mk_status mk_gltf_json_floats(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                              float *out, size_t n, bool *present)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (present)
-        *present = v != NULL;
-    if (!v)
-        return MK_OK;
-    if (!cJSON_IsArray(v) || (size_t)cJSON_GetArraySize(v) != n)
-        return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s must be an array of %zu numbers", key, n);
-    size_t i = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach (e, v) {
-        if (!cJSON_IsNumber(e) || !(fabs(e->valuedouble) <= FLT_MAX))
-            return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s[%zu] must be a number in float range",
-                                key, i);
-        out[i++] = (float)e->valuedouble;
     }
+    doc->text = text;
+    doc->values = (mk_gltf_json_value *)(void *)tok;
+    doc->count = (uint32_t)r;
+    doc->bytes = cap * sizeof(jsmntok_t);
     return MK_OK;
 }
 
-mk_status mk_gltf_json_array(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                             const cJSON **arr, uint32_t *count)
+void mk_gltf_json_free(mk_gltf_json *doc, const mk_allocator *a)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    *arr = NULL;
-    *count = 0;
-    if (!v)
-        return MK_OK;
-    if (!cJSON_IsArray(v))
-        return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s must be an array, not %s", key,
-                            json_kind(v));
-    *arr = v;
-    *count = (uint32_t)cJSON_GetArraySize(v);
-    return MK_OK;
+    mk_free(a, doc->values, doc->bytes);
+    memset(doc, 0, sizeof *doc);
 }
 
-mk_status mk_gltf_json_string(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                              char **out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    *out = NULL;
-    if (!v)
-        return MK_OK;
-    if (!cJSON_IsString(v) || !v->valuestring)
-        return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s must be a string, not %s", key,
-                            json_kind(v));
-    *out = mk_gltf_arena_strdup(c->st, v->valuestring);
-    if (!*out)
-        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, path, "out of memory");
-    return MK_OK;
-}
-
-mk_status mk_gltf_json_object(mk_gltf_ctx *c, const cJSON *item, const char *path)
-{
-    if (!cJSON_IsObject(item))
-        return mk_gltf_fail(c, MK_ERR_PARSE, path, "must be an object, not %s", json_kind(item));
-    return MK_OK;
-}

@@ -1,5 +1,6 @@
 /* glTF reader: entry points, the GLB container (§4.4) and the document
  * level (asset, extensions, the order objects are read in). */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,69 +33,87 @@ static void text_position(const char *text, size_t offset, int *line, int *colum
     *column = col;
 }
 
-static mk_status check_extensions(mk_gltf_ctx *c, const cJSON *root)
+static mk_status check_extensions(mk_gltf_ctx *c, const mk_gltf_json_value *root)
 {
-    const cJSON *arr, *e;
+    const mk_gltf_json *doc = c->json;
+    const mk_gltf_json_value *arr, *e;
     uint32_t n, i = 0;
-    mk_status s = mk_gltf_json_array(c, root, "extensionsRequired", "", &arr, &n);
+    mk_status s = mk_gltf_json_array(c, root, "extensionsRequired", NULL, &arr, &n);
     if (s != MK_OK)
         return s;
-    cJSON_ArrayForEach (e, arr) {
-        if (!cJSON_IsString(e))
-            return mk_gltf_fail(c, MK_ERR_PARSE, "extensionsRequired", "entry %u is not a string",
-                                i);
-        if (strcmp(e->valuestring, "KHR_mesh_quantization") != 0)
-            return mk_gltf_fail(c, MK_ERR_UNSUPPORTED, "extensionsRequired",
-                                "required extension '%s' is not supported", e->valuestring);
+    MK_GLTF_JSON_EACH (doc, e, arr) {
+        if (!mk_gltf_json_is(e, MK_GLTF_JSON_STRING))
+            return mk_gltf_fail(c, MK_ERR_PARSE, MK_GLTF_PATH("extensionsRequired"),
+                                "entry %u is not a string", i);
+        if (!mk_gltf_json_string_is(doc, e, "KHR_mesh_quantization")) {
+            char name[256];
+            mk_gltf_json_string_copy(doc, e, name, sizeof name);
+            return mk_gltf_fail(c, MK_ERR_UNSUPPORTED, MK_GLTF_PATH("extensionsRequired"),
+                                "required extension '%s' is not supported", name);
+        }
         i++;
     }
-    if ((s = mk_gltf_json_array(c, root, "extensionsUsed", "", &arr, &n)) != MK_OK)
+    if ((s = mk_gltf_json_array(c, root, "extensionsUsed", NULL, &arr, &n)) != MK_OK)
         return s;
-    cJSON_ArrayForEach (e, arr) {
-        if (cJSON_IsString(e) && strcmp(e->valuestring, "KHR_mesh_quantization") == 0)
+    MK_GLTF_JSON_EACH (doc, e, arr) {
+        if (mk_gltf_json_string_is(doc, e, "KHR_mesh_quantization"))
             c->g->uses_quantization = true;
     }
     return MK_OK;
 }
 
-static mk_status check_asset(mk_gltf_ctx *c, const cJSON *root)
+static mk_status check_asset(mk_gltf_ctx *c, const mk_gltf_json_value *root)
 {
-    const cJSON *asset = cJSON_GetObjectItemCaseSensitive(root, "asset");
+    const mk_gltf_json *doc = c->json;
+    const mk_gltf_json_value *asset = mk_gltf_json_get(doc, root, "asset");
     if (!asset)
-        return mk_gltf_fail(c, MK_ERR_PARSE, "", "missing required 'asset'");
-    mk_status s = mk_gltf_json_object(c, asset, "asset");
+        return mk_gltf_fail(c, MK_ERR_PARSE, NULL, "missing required 'asset'");
+    mk_status s = mk_gltf_json_object(c, asset, MK_GLTF_PATH("asset"));
     if (s != MK_OK)
         return s;
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(asset, "version");
-    if (!cJSON_IsString(v))
-        return mk_gltf_fail(c, MK_ERR_PARSE, "asset", "missing required string 'version'");
+    const mk_gltf_json_value *v = mk_gltf_json_get(doc, asset, "version");
+    if (!mk_gltf_json_is(v, MK_GLTF_JSON_STRING))
+        return mk_gltf_fail(c, MK_ERR_PARSE, MK_GLTF_PATH("asset"),
+                            "missing required string 'version'");
     /* §3.2: "<major>.<minor>"; a reader supports every minor of its major
      * unless minVersion says more is needed. */
-    if (strncmp(v->valuestring, "2.", 2) != 0)
-        return mk_gltf_fail(c, MK_ERR_UNSUPPORTED, "asset.version",
-                            "glTF version '%s' is not supported (only 2.x)", v->valuestring);
-    const cJSON *mv = cJSON_GetObjectItemCaseSensitive(asset, "minVersion");
-    if (mv && (!cJSON_IsString(mv) || strcmp(mv->valuestring, "2.0") != 0))
-        return mk_gltf_fail(c, MK_ERR_UNSUPPORTED, "asset.minVersion", "minVersion is not 2.0");
-    return mk_gltf_json_string(c, asset, "generator", "asset", &c->g->generator);
+    char version[256];
+    mk_gltf_json_string_copy(doc, v, version, sizeof version);
+    if (strncmp(version, "2.", 2) != 0)
+        return mk_gltf_fail(c, MK_ERR_UNSUPPORTED, MK_GLTF_PATH("asset.version"),
+                            "glTF version '%s' is not supported (only 2.x)", version);
+    const mk_gltf_json_value *mv = mk_gltf_json_get(doc, asset, "minVersion");
+    if (mv && !mk_gltf_json_string_is(doc, mv, "2.0"))
+        return mk_gltf_fail(c, MK_ERR_UNSUPPORTED, MK_GLTF_PATH("asset.minVersion"),
+                            "minVersion is not 2.0");
+    return mk_gltf_json_string(c, asset, "generator", MK_GLTF_PATH("asset"), &c->g->generator);
 }
 
 mk_status mk_gltf_parse_document(mk_gltf_ctx *c, const char *json, size_t size)
 {
     /* A UTF-8 byte order mark is not allowed (§3.1), but harmless to skip. */
     size_t skip = size >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(json + skip, size - skip, &end, 0);
-    if (!root) {
-        size_t off = end && end >= json + skip ? (size_t)(end - json) : 0;
-        if (off > size)
-            off = size;
-        mk_status s = mk_gltf_fail(c, MK_ERR_PARSE, "", "invalid JSON near byte %zu", off);
+    mk_gltf_json doc;
+    size_t off;
+    mk_status s = mk_gltf_json_parse(&doc, json + skip, size - skip, &c->st->allocator, &off);
+    if (s == MK_ERR_OUT_OF_MEMORY)
+        return mk_gltf_fail(c, s, NULL, "out of memory");
+    if (s == MK_ERR_LIMIT && size - skip >= INT_MAX)
+        return mk_gltf_fail(c, s, NULL, "JSON of %zu bytes is too large", size - skip);
+    if (s != MK_OK) {
+        off += skip;
+        if (s == MK_ERR_LIMIT)
+            s = mk_gltf_fail(c, s, NULL, "JSON nested deeper than %d levels at byte %zu",
+                             MK_GLTF_JSON_DEPTH, off);
+        else
+            s = mk_gltf_fail(c, MK_ERR_PARSE, NULL, "invalid JSON near byte %zu", off);
         if (c->err)
             text_position(json, off, &c->err->line, &c->err->column);
         return s;
     }
-    mk_status s = mk_gltf_json_object(c, root, "(root)");
+    c->json = &doc;
+    const mk_gltf_json_value *root = doc.values;
+    s = mk_gltf_json_object(c, root, MK_GLTF_PATH("(root)"));
     if (s == MK_OK)
         s = check_asset(c, root);
     if (s == MK_OK)
@@ -114,11 +133,12 @@ mk_status mk_gltf_parse_document(mk_gltf_ctx *c, const char *json, size_t size)
     if (s == MK_OK)
         s = mk_gltf_parse_scenes(c, root);
     if (s == MK_OK)
-        s = mk_gltf_json_index(c, root, "scene", "", false, c->g->scene_count, "scenes",
+        s = mk_gltf_json_index(c, root, "scene", NULL, false, c->g->scene_count, "scenes",
                                &c->g->scene);
     if (s == MK_OK)
         s = mk_gltf_parse_animations(c, root);
-    cJSON_Delete(root);
+    c->json = NULL;
+    mk_gltf_json_free(&doc, &c->st->allocator);
     return s;
 }
 
@@ -128,29 +148,30 @@ mk_status mk_gltf_parse_document(mk_gltf_ctx *c, const char *json, size_t size)
 static mk_status parse_glb(mk_gltf_ctx *c, const uint8_t *data, size_t size)
 {
     if (size < 12)
-        return mk_gltf_fail(c, MK_ERR_PARSE, "", "GLB header truncated (%zu of 12 bytes)", size);
+        return mk_gltf_fail(c, MK_ERR_PARSE, NULL, "GLB header truncated (%zu of 12 bytes)", size);
     uint32_t version = read_u32le(data + 4), length = read_u32le(data + 8);
     if (version != 2)
-        return mk_gltf_fail(c, MK_ERR_UNSUPPORTED, "", "GLB version %u is not supported", version);
+        return mk_gltf_fail(c, MK_ERR_UNSUPPORTED, NULL, "GLB version %u is not supported",
+                            version);
     if (length > size)
-        return mk_gltf_fail(c, MK_ERR_PARSE, "",
+        return mk_gltf_fail(c, MK_ERR_PARSE, NULL,
                             "GLB truncated: header says %u bytes, file has %zu", length, size);
     size_t off = 12;
     const uint8_t *json = NULL;
     size_t json_size = 0;
     for (int chunk = 0; off < length; chunk++) {
         if (length - off < 8)
-            return mk_gltf_fail(c, MK_ERR_PARSE, "", "GLB chunk %d header truncated at byte %zu",
+            return mk_gltf_fail(c, MK_ERR_PARSE, NULL, "GLB chunk %d header truncated at byte %zu",
                                 chunk, off);
         uint32_t clen = read_u32le(data + off), ctype = read_u32le(data + off + 4);
         off += 8;
         if (clen > length - off)
-            return mk_gltf_fail(c, MK_ERR_PARSE, "",
+            return mk_gltf_fail(c, MK_ERR_PARSE, NULL,
                                 "GLB chunk %d (%u bytes at byte %zu) runs past the end (%u bytes)",
                                 chunk, clen, off, length);
         if (chunk == 0) {
             if (ctype != GLB_CHUNK_JSON)
-                return mk_gltf_fail(c, MK_ERR_PARSE, "", "GLB first chunk is not JSON");
+                return mk_gltf_fail(c, MK_ERR_PARSE, NULL, "GLB first chunk is not JSON");
             json = data + off;
             json_size = clen;
         } else if (ctype == GLB_CHUNK_BIN && !c->glb_bin) {
@@ -160,7 +181,7 @@ static mk_status parse_glb(mk_gltf_ctx *c, const uint8_t *data, size_t size)
         off += clen;
     }
     if (!json)
-        return mk_gltf_fail(c, MK_ERR_PARSE, "", "GLB has no JSON chunk");
+        return mk_gltf_fail(c, MK_ERR_PARSE, NULL, "GLB has no JSON chunk");
     c->g->is_glb = true;
     return mk_gltf_parse_document(c, (const char *)json, json_size);
 }
@@ -188,7 +209,7 @@ static mk_status begin(mk_gltf_ctx *c, const char *name, const char *base_dir,
     struct mk_gltf_storage *st =
         (struct mk_gltf_storage *)mk_alloc(a, sizeof(struct mk_gltf_storage));
     if (!st)
-        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "", "out of memory");
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     st->allocator = mk_allocator_copy(a);
     st->head = NULL;
     c->st = st;
@@ -197,7 +218,7 @@ static mk_status begin(mk_gltf_ctx *c, const char *name, const char *base_dir,
         mk_gltf_storage_free(st);
         mk_free(&st->allocator, st, sizeof *st);
         c->st = NULL;
-        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "", "out of memory");
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     c->g->storage = st;
     c->g->scene = MK_GLTF_NONE;
@@ -236,7 +257,7 @@ mk_status mk_gltf_load(const char *path, const mk_gltf_options *options, mk_gltf
         return s;
     uint8_t *data;
     size_t size;
-    s = mk_gltf_read_file(&c, path, "", c.max_buffer, 0, &data, &size);
+    s = mk_gltf_read_file(&c, path, NULL, c.max_buffer, 0, &data, &size);
     if (s == MK_OK)
         s = parse_owned(&c, data, size);
     return finish(&c, s, out);
@@ -252,13 +273,13 @@ mk_status mk_gltf_parse(const void *data, size_t size, const char *base_dir, con
         return s;
     if (size > c.max_buffer)
         return finish(&c,
-                      mk_gltf_fail(&c, MK_ERR_LIMIT, "", "%zu bytes is above the limit %zu", size,
+                      mk_gltf_fail(&c, MK_ERR_LIMIT, NULL, "%zu bytes is above the limit %zu", size,
                                    c.max_buffer),
                       out);
     /* One copy, so that buffers can point into storage the model owns. */
     uint8_t *copy = (uint8_t *)mk_gltf_arena_alloc_uninit(c.st, size);
     if (!copy)
-        return finish(&c, mk_gltf_fail(&c, MK_ERR_OUT_OF_MEMORY, "", "out of memory"), out);
+        return finish(&c, mk_gltf_fail(&c, MK_ERR_OUT_OF_MEMORY, NULL, "out of memory"), out);
     if (size)
         memcpy(copy, data, size);
     return finish(&c, parse_owned(&c, copy, size), out);

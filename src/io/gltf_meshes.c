@@ -6,24 +6,25 @@
 #include "gltf_internal.h"
 
 /* Reads attribute `key` of obj (an accessor index) and checks its type. */
-static mk_status attribute(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                           mk_gltf_type type, mk_gltf_type alt, uint32_t *out)
+static mk_status attribute(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                           const mk_gltf_path *path, mk_gltf_type type, mk_gltf_type alt,
+                           uint32_t *out)
 {
-    char apath[160];
-    snprintf(apath, sizeof apath, "%s.%s", path, key);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    const mk_gltf_path apath = {path, key, MK_GLTF_NONE};
+    const mk_gltf_json_value *v = mk_gltf_json_get(c->json, obj, key);
     *out = MK_GLTF_NONE;
     if (!v)
         return MK_OK;
-    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || v->valuedouble != floor(v->valuedouble))
-        return mk_gltf_fail(c, MK_ERR_PARSE, apath, "must be an accessor index");
-    if (v->valuedouble >= (double)c->g->accessor_count)
-        return mk_gltf_fail(c, MK_ERR_RANGE, apath, "accessor %.0f out of range (%u accessors)",
-                            v->valuedouble, c->g->accessor_count);
-    uint32_t idx = (uint32_t)v->valuedouble;
+    double d = mk_gltf_json_is(v, MK_GLTF_JSON_NUMBER) ? mk_gltf_json_double(c->json, v) : -1.0;
+    if (!(d >= 0) || d != floor(d))
+        return mk_gltf_fail(c, MK_ERR_PARSE, &apath, "must be an accessor index");
+    if (d >= (double)c->g->accessor_count)
+        return mk_gltf_fail(c, MK_ERR_RANGE, &apath, "accessor %.0f out of range (%u accessors)", d,
+                            c->g->accessor_count);
+    uint32_t idx = (uint32_t)d;
     const mk_gltf_accessor *a = &c->g->accessors[idx];
     if (a->type != type && a->type != alt)
-        return mk_gltf_fail(c, MK_ERR_PARSE, apath, "accessor %u has type %s, expected %s", idx,
+        return mk_gltf_fail(c, MK_ERR_PARSE, &apath, "accessor %u has type %s, expected %s", idx,
                             mk_gltf_type_name(a->type), mk_gltf_type_name(type));
     *out = idx;
     return MK_OK;
@@ -31,23 +32,23 @@ static mk_status attribute(mk_gltf_ctx *c, const cJSON *obj, const char *key, co
 
 /* Every attribute of a primitive (and every target attribute) has the
  * vertex count of POSITION (§3.7.2.1). */
-static mk_status check_count(mk_gltf_ctx *c, const char *path, const char *key, uint32_t acc,
-                             uint32_t vertex_count, const char *base)
+static mk_status check_count(mk_gltf_ctx *c, const mk_gltf_path *path, const char *key,
+                             uint32_t acc, uint32_t vertex_count, const char *base)
 {
     if (acc == MK_GLTF_NONE || vertex_count == 0)
         return MK_OK;
     uint32_t n = c->g->accessors[acc].count;
     if (n != vertex_count) {
-        char kpath[200];
-        snprintf(kpath, sizeof kpath, "%s.%s", path, key);
-        return mk_gltf_fail(c, MK_ERR_MISMATCH, kpath, "accessor %u has count %u, %s has %u", acc,
+        const mk_gltf_path kpath = {path, key, MK_GLTF_NONE};
+        return mk_gltf_fail(c, MK_ERR_MISMATCH, &kpath, "accessor %u has count %u, %s has %u", acc,
                             n, base, vertex_count);
     }
     return MK_OK;
 }
 
 /* Index values must address existing vertices. */
-static mk_status check_indices(mk_gltf_ctx *c, const char *path, uint32_t acc, uint32_t vertices)
+static mk_status check_indices(mk_gltf_ctx *c, const mk_gltf_path *path, uint32_t acc,
+                               uint32_t vertices)
 {
     const mk_gltf_accessor *a = &c->g->accessors[acc];
     if (a->type != MK_GLTF_SCALAR || a->normalized ||
@@ -94,16 +95,15 @@ static mk_status check_indices(mk_gltf_ctx *c, const char *path, uint32_t acc, u
     return MK_OK;
 }
 
-static mk_status parse_primitive(mk_gltf_ctx *c, const cJSON *item, const char *path,
-                                 mk_gltf_primitive *p)
+static mk_status parse_primitive(mk_gltf_ctx *c, const mk_gltf_json_value *item,
+                                 const mk_gltf_path *path, mk_gltf_primitive *p)
 {
     mk_status s;
-    char apath[160];
+    const mk_gltf_path apath_node = {path, "attributes", MK_GLTF_NONE}, *apath = &apath_node;
     uint32_t mode;
     if ((s = mk_gltf_json_object(c, item, path)) != MK_OK)
         return s;
-    const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(item, "attributes");
-    snprintf(apath, sizeof apath, "%s.attributes", path);
+    const mk_gltf_json_value *attrs = mk_gltf_json_get(c->json, item, "attributes");
     if (!attrs)
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "missing required 'attributes'");
     if ((s = mk_gltf_json_object(c, attrs, apath)) != MK_OK ||
@@ -135,7 +135,7 @@ static mk_status parse_primitive(mk_gltf_ctx *c, const cJSON *item, const char *
     if (p->indices != MK_GLTF_NONE && (s = check_indices(c, path, p->indices, vc)) != MK_OK)
         return s;
 
-    const cJSON *targets, *t;
+    const mk_gltf_json_value *targets, *t;
     if ((s = mk_gltf_json_array(c, item, "targets", path, &targets, &p->target_count)) != MK_OK)
         return s;
     if (p->target_count == 0)
@@ -144,9 +144,8 @@ static mk_status parse_primitive(mk_gltf_ctx *c, const cJSON *item, const char *
     if (!p->targets)
         return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, path, "out of memory");
     uint32_t i = 0;
-    cJSON_ArrayForEach (t, targets) {
-        char tpath[192];
-        snprintf(tpath, sizeof tpath, "%s.targets[%u]", path, i);
+    MK_GLTF_JSON_EACH (c->json, t, targets) {
+        const mk_gltf_path tpath_node = {path, "targets", i}, *tpath = &tpath_node;
         mk_gltf_target *tg = &p->targets[i++];
         /* §3.7.2.2: target POSITION/NORMAL/TANGENT are all VEC3 deltas. */
         if ((s = mk_gltf_json_object(c, t, tpath)) != MK_OK ||
@@ -165,33 +164,33 @@ static mk_status parse_primitive(mk_gltf_ctx *c, const cJSON *item, const char *
     return MK_OK;
 }
 
-static mk_status parse_target_names(mk_gltf_ctx *c, const cJSON *item, mk_gltf_mesh *m)
+static mk_status parse_target_names(mk_gltf_ctx *c, const mk_gltf_json_value *item,
+                                    mk_gltf_mesh *m)
 {
-    const cJSON *extras = cJSON_GetObjectItemCaseSensitive(item, "extras");
-    const cJSON *names =
-        cJSON_IsObject(extras) ? cJSON_GetObjectItemCaseSensitive(extras, "targetNames") : NULL;
+    const mk_gltf_json_value *extras = mk_gltf_json_get(c->json, item, "extras");
+    const mk_gltf_json_value *names = mk_gltf_json_get(c->json, extras, "targetNames");
     /* extras are application data: a malformed list is ignored, not an error. */
-    if (!cJSON_IsArray(names) || (uint32_t)cJSON_GetArraySize(names) != m->target_count ||
+    if (!mk_gltf_json_is(names, MK_GLTF_JSON_ARRAY) || names->size != m->target_count ||
         m->target_count == 0)
         return MK_OK;
     m->target_names = (char **)mk_gltf_arena_array(c->st, m->target_count, sizeof(char *));
     if (!m->target_names)
-        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "meshes", "out of memory");
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, MK_GLTF_PATH("meshes"), "out of memory");
     uint32_t i = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach (e, names) {
-        if (cJSON_IsString(e) &&
-            !(m->target_names[i] = mk_gltf_arena_strdup(c->st, e->valuestring)))
-            return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "meshes", "out of memory");
+    const mk_gltf_json_value *e;
+    MK_GLTF_JSON_EACH (c->json, e, names) {
+        if (e->type == MK_GLTF_JSON_STRING && !(m->target_names[i] = mk_gltf_json_strdup(c, e)))
+            return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, MK_GLTF_PATH("meshes"), "out of memory");
         i++;
     }
     return MK_OK;
 }
 
-static mk_status parse_mesh(mk_gltf_ctx *c, const cJSON *item, const char *path, mk_gltf_mesh *m)
+static mk_status parse_mesh(mk_gltf_ctx *c, const mk_gltf_json_value *item,
+                            const mk_gltf_path *path, mk_gltf_mesh *m)
 {
     mk_status s;
-    const cJSON *prims, *p;
+    const mk_gltf_json_value *prims, *p;
     if ((s = mk_gltf_json_object(c, item, path)) != MK_OK ||
         (s = mk_gltf_json_string(c, item, "name", path, &m->name)) != MK_OK ||
         (s = mk_gltf_json_array(c, item, "primitives", path, &prims, &m->primitive_count)) != MK_OK)
@@ -203,9 +202,8 @@ static mk_status parse_mesh(mk_gltf_ctx *c, const cJSON *item, const char *path,
     if (!m->primitives)
         return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, path, "out of memory");
     uint32_t i = 0;
-    cJSON_ArrayForEach (p, prims) {
-        char ppath[96];
-        snprintf(ppath, sizeof ppath, "%s.primitives[%u]", path, i);
+    MK_GLTF_JSON_EACH (c->json, p, prims) {
+        const mk_gltf_path ppath_node = {path, "primitives", i}, *ppath = &ppath_node;
         mk_gltf_primitive *pr = &m->primitives[i];
         if ((s = parse_primitive(c, p, ppath, pr)) != MK_OK)
             return s;
@@ -217,9 +215,9 @@ static mk_status parse_mesh(mk_gltf_ctx *c, const cJSON *item, const char *path,
         m->target_count = pr->target_count;
         i++;
     }
-    const cJSON *w = cJSON_GetObjectItemCaseSensitive(item, "weights");
+    const mk_gltf_json_value *w = mk_gltf_json_get(c->json, item, "weights");
     if (w) {
-        if (!cJSON_IsArray(w) || (uint32_t)cJSON_GetArraySize(w) != m->target_count)
+        if (!mk_gltf_json_is(w, MK_GLTF_JSON_ARRAY) || w->size != m->target_count)
             return mk_gltf_fail(c, MK_ERR_MISMATCH, path,
                                 "weights must be an array of %u numbers (one per target)",
                                 m->target_count);
@@ -235,23 +233,22 @@ static mk_status parse_mesh(mk_gltf_ctx *c, const cJSON *item, const char *path,
     return parse_target_names(c, item, m);
 }
 
-mk_status mk_gltf_parse_meshes(mk_gltf_ctx *c, const cJSON *root)
+mk_status mk_gltf_parse_meshes(mk_gltf_ctx *c, const mk_gltf_json_value *root)
 {
-    const cJSON *arr, *item;
+    const mk_gltf_json_value *arr, *item;
     uint32_t count;
-    mk_status s = mk_gltf_json_array(c, root, "meshes", "", &arr, &count);
+    mk_status s = mk_gltf_json_array(c, root, "meshes", NULL, &arr, &count);
     if (s != MK_OK || count == 0)
         return s;
     mk_gltf *g = c->g;
     g->meshes = (mk_gltf_mesh *)mk_gltf_arena_array(c->st, count, sizeof(mk_gltf_mesh));
     if (!g->meshes)
-        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "meshes", "out of memory");
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, MK_GLTF_PATH("meshes"), "out of memory");
     g->mesh_count = count;
     uint32_t i = 0;
-    cJSON_ArrayForEach (item, arr) {
-        char path[64];
-        snprintf(path, sizeof path, "meshes[%u]", i);
-        if ((s = parse_mesh(c, item, path, &g->meshes[i++])) != MK_OK)
+    MK_GLTF_JSON_EACH (c->json, item, arr) {
+        const mk_gltf_path path = {NULL, "meshes", i};
+        if ((s = parse_mesh(c, item, &path, &g->meshes[i++])) != MK_OK)
             return s;
     }
     return MK_OK;

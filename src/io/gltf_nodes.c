@@ -6,10 +6,11 @@
 #include "gltf_internal.h"
 
 /* An array of indices below `limit` into the arena. */
-static mk_status index_array(mk_gltf_ctx *c, const cJSON *obj, const char *key, const char *path,
-                             uint32_t limit, const char *what, uint32_t **out, uint32_t *count)
+static mk_status index_array(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                             const mk_gltf_path *path, uint32_t limit, const char *what,
+                             uint32_t **out, uint32_t *count)
 {
-    const cJSON *arr, *e;
+    const mk_gltf_json_value *arr, *e;
     mk_status s = mk_gltf_json_array(c, obj, key, path, &arr, count);
     if (s != MK_OK || *count == 0)
         return s;
@@ -17,17 +18,18 @@ static mk_status index_array(mk_gltf_ctx *c, const cJSON *obj, const char *key, 
     if (!*out)
         return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, path, "out of memory");
     uint32_t i = 0;
-    cJSON_ArrayForEach (e, arr) {
-        if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0) || e->valuedouble >= (double)limit ||
-            e->valuedouble != (double)(uint32_t)e->valuedouble)
+    MK_GLTF_JSON_EACH (c->json, e, arr) {
+        double d = e->type == MK_GLTF_JSON_NUMBER ? mk_gltf_json_double(c->json, e) : -1.0;
+        if (!(d >= 0) || d >= (double)limit || d != (double)(uint32_t)d)
             return mk_gltf_fail(c, MK_ERR_RANGE, path, "%s[%u] is not one of the %u %s", key, i,
                                 limit, what);
-        (*out)[i++] = (uint32_t)e->valuedouble;
+        (*out)[i++] = (uint32_t)d;
     }
     return MK_OK;
 }
 
-static mk_status parse_node(mk_gltf_ctx *c, const cJSON *item, const char *path, mk_gltf_node *n)
+static mk_status parse_node(mk_gltf_ctx *c, const mk_gltf_json_value *item,
+                            const mk_gltf_path *path, mk_gltf_node *n)
 {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     mk_gltf *g = c->g;
@@ -49,13 +51,13 @@ static mk_status parse_node(mk_gltf_ctx *c, const cJSON *item, const char *path,
         (s = mk_gltf_json_floats(c, item, "rotation", path, n->rotation, 4, NULL)) != MK_OK ||
         (s = mk_gltf_json_floats(c, item, "scale", path, n->scale, 3, NULL)) != MK_OK)
         return s;
-    const cJSON *w = cJSON_GetObjectItemCaseSensitive(item, "weights");
+    const mk_gltf_json_value *w = mk_gltf_json_get(c->json, item, "weights");
     has_weights = w != NULL;
     if (!has_weights)
         return MK_OK;
     /* §3.7.2.2: node.weights has one entry per target of the node's mesh. */
     uint32_t want = n->mesh != MK_GLTF_NONE ? g->meshes[n->mesh].target_count : 0;
-    if (n->mesh == MK_GLTF_NONE || !cJSON_IsArray(w) || (uint32_t)cJSON_GetArraySize(w) != want)
+    if (n->mesh == MK_GLTF_NONE || !mk_gltf_json_is(w, MK_GLTF_JSON_ARRAY) || w->size != want)
         return mk_gltf_fail(c, MK_ERR_MISMATCH, path,
                             "weights needs a mesh and one number per morph target (%u)", want);
     n->weight_count = want;
@@ -76,9 +78,8 @@ static mk_status check_hierarchy(mk_gltf_ctx *c)
         for (uint32_t k = 0; k < n->child_count; k++) {
             mk_gltf_node *ch = &g->nodes[n->children[k]];
             if (ch->parent != MK_GLTF_NONE || n->children[k] == i) {
-                char path[64];
-                snprintf(path, sizeof path, "nodes[%u].children[%u]", i, k);
-                return mk_gltf_fail(c, MK_ERR_PARSE, path,
+                const mk_gltf_path node = {NULL, "nodes", i}, path = {&node, "children", k};
+                return mk_gltf_fail(c, MK_ERR_PARSE, &path,
                                     "node %u already has a parent (node %u) or is the node itself",
                                     n->children[k], ch->parent);
             }
@@ -91,7 +92,7 @@ static mk_status check_hierarchy(mk_gltf_ctx *c)
     uint32_t *depth_mark =
         (uint32_t *)mk_gltf_arena_array(c->st, g->node_count ? g->node_count : 1, sizeof(uint32_t));
     if (!depth_mark)
-        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "nodes", "out of memory");
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, MK_GLTF_PATH("nodes"), "out of memory");
     /* 0 = unknown, 1 = reaches a root, 2 + i = being walked from node i. */
     for (uint32_t i = 0; i < g->node_count; i++) {
         uint32_t n = i;
@@ -100,9 +101,8 @@ static mk_status check_hierarchy(mk_gltf_ctx *c)
             n = g->nodes[n].parent;
         }
         if (n != MK_GLTF_NONE && depth_mark[n] == 2 + i) {
-            char path[64];
-            snprintf(path, sizeof path, "nodes[%u]", n);
-            return mk_gltf_fail(c, MK_ERR_PARSE, path, "is part of a cycle of children");
+            const mk_gltf_path path = {NULL, "nodes", n};
+            return mk_gltf_fail(c, MK_ERR_PARSE, &path, "is part of a cycle of children");
         }
         for (n = i; n != MK_GLTF_NONE && depth_mark[n] == 2 + i; n = g->nodes[n].parent)
             depth_mark[n] = 1;
@@ -110,44 +110,42 @@ static mk_status check_hierarchy(mk_gltf_ctx *c)
     return MK_OK;
 }
 
-mk_status mk_gltf_parse_nodes(mk_gltf_ctx *c, const cJSON *root)
+mk_status mk_gltf_parse_nodes(mk_gltf_ctx *c, const mk_gltf_json_value *root)
 {
-    const cJSON *arr, *item;
+    const mk_gltf_json_value *arr, *item;
     uint32_t count;
-    mk_status s = mk_gltf_json_array(c, root, "nodes", "", &arr, &count);
+    mk_status s = mk_gltf_json_array(c, root, "nodes", NULL, &arr, &count);
     if (s != MK_OK || count == 0)
         return s;
     mk_gltf *g = c->g;
     g->nodes = (mk_gltf_node *)mk_gltf_arena_array(c->st, count, sizeof(mk_gltf_node));
     if (!g->nodes)
-        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "nodes", "out of memory");
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, MK_GLTF_PATH("nodes"), "out of memory");
     g->node_count = count;
     uint32_t i = 0;
-    cJSON_ArrayForEach (item, arr) {
-        char path[64];
-        snprintf(path, sizeof path, "nodes[%u]", i);
-        if ((s = parse_node(c, item, path, &g->nodes[i++])) != MK_OK)
+    MK_GLTF_JSON_EACH (c->json, item, arr) {
+        const mk_gltf_path path = {NULL, "nodes", i};
+        if ((s = parse_node(c, item, &path, &g->nodes[i++])) != MK_OK)
             return s;
     }
     return check_hierarchy(c);
 }
 
-mk_status mk_gltf_parse_scenes(mk_gltf_ctx *c, const cJSON *root)
+mk_status mk_gltf_parse_scenes(mk_gltf_ctx *c, const mk_gltf_json_value *root)
 {
-    const cJSON *arr, *item;
+    const mk_gltf_json_value *arr, *item;
     uint32_t count;
-    mk_status s = mk_gltf_json_array(c, root, "scenes", "", &arr, &count);
+    mk_status s = mk_gltf_json_array(c, root, "scenes", NULL, &arr, &count);
     if (s != MK_OK || count == 0)
         return s;
     mk_gltf *g = c->g;
     g->scenes = (mk_gltf_scene *)mk_gltf_arena_array(c->st, count, sizeof(mk_gltf_scene));
     if (!g->scenes)
-        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "scenes", "out of memory");
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, MK_GLTF_PATH("scenes"), "out of memory");
     g->scene_count = count;
     uint32_t i = 0;
-    cJSON_ArrayForEach (item, arr) {
-        char path[64];
-        snprintf(path, sizeof path, "scenes[%u]", i);
+    MK_GLTF_JSON_EACH (c->json, item, arr) {
+        const mk_gltf_path path_node = {NULL, "scenes", i}, *path = &path_node;
         mk_gltf_scene *sc = &g->scenes[i++];
         if ((s = mk_gltf_json_object(c, item, path)) != MK_OK ||
             (s = mk_gltf_json_string(c, item, "name", path, &sc->name)) != MK_OK ||
@@ -158,8 +156,8 @@ mk_status mk_gltf_parse_scenes(mk_gltf_ctx *c, const cJSON *root)
     return MK_OK;
 }
 
-static mk_status parse_sampler(mk_gltf_ctx *c, const cJSON *item, const char *path,
-                               mk_gltf_sampler *sm)
+static mk_status parse_sampler(mk_gltf_ctx *c, const mk_gltf_json_value *item,
+                               const mk_gltf_path *path, mk_gltf_sampler *sm)
 {
     mk_gltf *g = c->g;
     mk_status s;
@@ -169,18 +167,20 @@ static mk_status parse_sampler(mk_gltf_ctx *c, const cJSON *item, const char *pa
         (s = mk_gltf_json_index(c, item, "output", path, true, g->accessor_count, "accessors",
                                 &sm->output)) != MK_OK)
         return s;
-    const cJSON *in = cJSON_GetObjectItemCaseSensitive(item, "interpolation");
+    const mk_gltf_json_value *in = mk_gltf_json_get(c->json, item, "interpolation");
     sm->interpolation = MK_TRACK_INTERP_LINEAR;
     if (in) {
-        if (!cJSON_IsString(in))
+        if (!mk_gltf_json_is(in, MK_GLTF_JSON_STRING))
             return mk_gltf_fail(c, MK_ERR_PARSE, path, "interpolation must be a string");
-        if (strcmp(in->valuestring, "STEP") == 0)
+        if (mk_gltf_json_string_is(c->json, in, "STEP")) {
             sm->interpolation = MK_TRACK_INTERP_STEP;
-        else if (strcmp(in->valuestring, "CUBICSPLINE") == 0)
+        } else if (mk_gltf_json_string_is(c->json, in, "CUBICSPLINE")) {
             sm->interpolation = MK_TRACK_INTERP_CUBICSPLINE;
-        else if (strcmp(in->valuestring, "LINEAR") != 0)
-            return mk_gltf_fail(c, MK_ERR_PARSE, path, "unknown interpolation '%s'",
-                                in->valuestring);
+        } else if (!mk_gltf_json_string_is(c->json, in, "LINEAR")) {
+            char name[256];
+            mk_gltf_json_string_copy(c->json, in, name, sizeof name);
+            return mk_gltf_fail(c, MK_ERR_PARSE, path, "unknown interpolation '%s'", name);
+        }
     }
     const mk_gltf_accessor *a = &g->accessors[sm->input];
     if (a->type != MK_GLTF_SCALAR || a->component_type != MK_GLTF_FLOAT)
@@ -190,7 +190,7 @@ static mk_status parse_sampler(mk_gltf_ctx *c, const cJSON *item, const char *pa
 }
 
 /* Output layout checks (§3.11): keys x components (x 3 for CUBICSPLINE). */
-static mk_status check_channel(mk_gltf_ctx *c, const char *path, const mk_gltf_channel *ch,
+static mk_status check_channel(mk_gltf_ctx *c, const mk_gltf_path *path, const mk_gltf_channel *ch,
                                const mk_gltf_sampler *sm)
 {
     const mk_gltf *g = c->g;
@@ -221,12 +221,12 @@ static mk_status check_channel(mk_gltf_ctx *c, const char *path, const mk_gltf_c
     return MK_OK;
 }
 
-static mk_status parse_animation(mk_gltf_ctx *c, const cJSON *item, const char *path,
-                                 mk_gltf_animation *an)
+static mk_status parse_animation(mk_gltf_ctx *c, const mk_gltf_json_value *item,
+                                 const mk_gltf_path *path, mk_gltf_animation *an)
 {
     mk_gltf *g = c->g;
     mk_status s;
-    const cJSON *samplers, *channels, *e;
+    const mk_gltf_json_value *samplers, *channels, *e;
     if ((s = mk_gltf_json_object(c, item, path)) != MK_OK ||
         (s = mk_gltf_json_string(c, item, "name", path, &an->name)) != MK_OK ||
         (s = mk_gltf_json_array(c, item, "samplers", path, &samplers, &an->sampler_count)) !=
@@ -242,35 +242,33 @@ static mk_status parse_animation(mk_gltf_ctx *c, const cJSON *item, const char *
     if (!an->samplers || !an->channels)
         return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, path, "out of memory");
     uint32_t i = 0;
-    cJSON_ArrayForEach (e, samplers) {
-        char spath[96];
-        snprintf(spath, sizeof spath, "%s.samplers[%u]", path, i);
-        if ((s = parse_sampler(c, e, spath, &an->samplers[i++])) != MK_OK)
+    MK_GLTF_JSON_EACH (c->json, e, samplers) {
+        const mk_gltf_path spath = {path, "samplers", i};
+        if ((s = parse_sampler(c, e, &spath, &an->samplers[i++])) != MK_OK)
             return s;
     }
     i = 0;
-    cJSON_ArrayForEach (e, channels) {
-        char cpath[96], tpath[112];
-        snprintf(cpath, sizeof cpath, "%s.channels[%u]", path, i);
-        snprintf(tpath, sizeof tpath, "%s.target", cpath);
+    MK_GLTF_JSON_EACH (c->json, e, channels) {
+        const mk_gltf_path cpath_node = {path, "channels", i}, *cpath = &cpath_node;
+        const mk_gltf_path tpath_node = {cpath, "target", MK_GLTF_NONE}, *tpath = &tpath_node;
         mk_gltf_channel *ch = &an->channels[i++];
         if ((s = mk_gltf_json_object(c, e, cpath)) != MK_OK ||
             (s = mk_gltf_json_index(c, e, "sampler", cpath, true, an->sampler_count, "samplers",
                                     &ch->sampler)) != MK_OK)
             return s;
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "target");
+        const mk_gltf_json_value *t = mk_gltf_json_get(c->json, e, "target");
         if (!t)
             return mk_gltf_fail(c, MK_ERR_PARSE, cpath, "missing required 'target'");
         if ((s = mk_gltf_json_object(c, t, tpath)) != MK_OK ||
             (s = mk_gltf_json_index(c, t, "node", tpath, false, g->node_count, "nodes",
                                     &ch->node)) != MK_OK)
             return s;
-        const cJSON *p = cJSON_GetObjectItemCaseSensitive(t, "path");
-        if (!cJSON_IsString(p))
+        const mk_gltf_json_value *p = mk_gltf_json_get(c->json, t, "path");
+        if (!mk_gltf_json_is(p, MK_GLTF_JSON_STRING))
             return mk_gltf_fail(c, MK_ERR_PARSE, tpath, "missing required string 'path'");
         static const char *const names[] = {"weights", "translation", "rotation", "scale"};
         for (int k = 0; k < MK_TRACK_PATH_COUNT; k++) {
-            if (strcmp(p->valuestring, names[k]) == 0) {
+            if (mk_gltf_json_string_is(c->json, p, names[k])) {
                 ch->path = (mk_track_path)k;
                 ch->supported = true;
             }
@@ -282,24 +280,23 @@ static mk_status parse_animation(mk_gltf_ctx *c, const cJSON *item, const char *
     return MK_OK;
 }
 
-mk_status mk_gltf_parse_animations(mk_gltf_ctx *c, const cJSON *root)
+mk_status mk_gltf_parse_animations(mk_gltf_ctx *c, const mk_gltf_json_value *root)
 {
-    const cJSON *arr, *item;
+    const mk_gltf_json_value *arr, *item;
     uint32_t count;
-    mk_status s = mk_gltf_json_array(c, root, "animations", "", &arr, &count);
+    mk_status s = mk_gltf_json_array(c, root, "animations", NULL, &arr, &count);
     if (s != MK_OK || count == 0)
         return s;
     mk_gltf *g = c->g;
     g->animations =
         (mk_gltf_animation *)mk_gltf_arena_array(c->st, count, sizeof(mk_gltf_animation));
     if (!g->animations)
-        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, "animations", "out of memory");
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, MK_GLTF_PATH("animations"), "out of memory");
     g->animation_count = count;
     uint32_t i = 0;
-    cJSON_ArrayForEach (item, arr) {
-        char path[64];
-        snprintf(path, sizeof path, "animations[%u]", i);
-        if ((s = parse_animation(c, item, path, &g->animations[i++])) != MK_OK)
+    MK_GLTF_JSON_EACH (c->json, item, arr) {
+        const mk_gltf_path path = {NULL, "animations", i};
+        if ((s = parse_animation(c, item, &path, &g->animations[i++])) != MK_OK)
             return s;
     }
     return MK_OK;

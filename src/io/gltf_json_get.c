@@ -1,0 +1,407 @@
+/* glTF reader: reading the JSON document - string decoding, member lookup
+ * and the checked getters that report a JSON path on error. */
+#include <assert.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gltf_internal.h"
+#include "io_internal.h"
+
+static bool is_digit(char ch)
+{
+    return (unsigned)(ch - '0') < 10;
+}
+
+/* ---- strings ------------------------------------------------------------- */
+
+static int hex4(const char *p)
+{
+    int v = 0;
+    for (int i = 0; i < 4; i++) {
+        char ch = p[i];
+        int d = ch >= '0' && ch <= '9'   ? ch - '0'
+                : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                         : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* Decodes the JSON string text [p, end) into out (cap bytes, cut to fit
+ * and NUL-terminated when cap > 0); returns the full decoded length. \u
+ * escapes become UTF-8, surrogate pairs one code point, a lone surrogate
+ * U+FFFD. The output is never longer than the input. */
+static size_t decode_string(const char *p, const char *end, char *out, size_t cap)
+{
+    size_t o = 0;
+#define MK_PUT(byte)                                                                               \
+    do {                                                                                           \
+        if (o + 1 < cap)                                                                           \
+            out[o] = (char)(byte);                                                                 \
+        o++;                                                                                       \
+    } while (0)
+    while (p < end) {
+        char ch = *p++;
+        if (ch != '\\' || p == end) {
+            MK_PUT(ch);
+            continue;
+        }
+        ch = *p++;
+        uint32_t cp;
+        switch (ch) {
+        case 'b':
+            cp = '\b';
+            break;
+        case 'f':
+            cp = '\f';
+            break;
+        case 'n':
+            cp = '\n';
+            break;
+        case 'r':
+            cp = '\r';
+            break;
+        case 't':
+            cp = '\t';
+            break;
+        case 'u': {
+            int h = end - p >= 4 ? hex4(p) : -1;
+            if (h < 0) { /* jsmn lets no such string through */
+                cp = 0xFFFD;
+                break;
+            }
+            p += 4;
+            cp = (uint32_t)h;
+            if (cp >= 0xD800 && cp < 0xDC00) {
+                int lo = end - p >= 6 && p[0] == '\\' && p[1] == 'u' ? hex4(p + 2) : -1;
+                if (lo >= 0xDC00 && lo < 0xE000) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + ((uint32_t)lo - 0xDC00);
+                    p += 6;
+                } else {
+                    cp = 0xFFFD;
+                }
+            } else if (cp >= 0xDC00 && cp < 0xE000) {
+                cp = 0xFFFD;
+            }
+            break;
+        }
+        default: /* '"', '\\', '/' */
+            cp = (unsigned char)ch;
+        }
+        if (cp < 0x80) {
+            MK_PUT(cp);
+        } else if (cp < 0x800) {
+            MK_PUT(0xC0 | cp >> 6);
+            MK_PUT(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            MK_PUT(0xE0 | cp >> 12);
+            MK_PUT(0x80 | (cp >> 6 & 0x3F));
+            MK_PUT(0x80 | (cp & 0x3F));
+        } else {
+            MK_PUT(0xF0 | cp >> 18);
+            MK_PUT(0x80 | (cp >> 12 & 0x3F));
+            MK_PUT(0x80 | (cp >> 6 & 0x3F));
+            MK_PUT(0x80 | (cp & 0x3F));
+        }
+    }
+#undef MK_PUT
+    if (cap > 0)
+        out[o < cap ? o : cap - 1] = '\0';
+    return o;
+}
+
+size_t mk_gltf_json_string_copy(const mk_gltf_json *doc, const mk_gltf_json_value *v, char *out,
+                                size_t cap)
+{
+    const char *p = doc->text + v->start, *end = doc->text + v->end;
+    if (!v->escaped) {
+        size_t n = (size_t)(end - p);
+        if (cap > 0) {
+            size_t k = n < cap ? n : cap - 1;
+            memcpy(out, p, k);
+            out[k] = '\0';
+        }
+        return n;
+    }
+    return decode_string(p, end, out, cap);
+}
+
+/* String v, which has escapes, decodes to s[0, n) (n < 256). */
+static bool escaped_equals(const mk_gltf_json *doc, const mk_gltf_json_value *v, const char *s,
+                           size_t n)
+{
+    /* Escapes only make text longer: a shorter one cannot match. */
+    if (v->end - v->start < n)
+        return false;
+    char buf[256];
+    size_t got = decode_string(doc->text + v->start, doc->text + v->end, buf, sizeof buf);
+    return got == n && n < sizeof buf && memcmp(buf, s, n) == 0;
+}
+
+/* String v equals s[0, n) (n < 256). */
+static inline bool string_equals(const mk_gltf_json *doc, const mk_gltf_json_value *v,
+                                 const char *s, size_t n)
+{
+    if (v->escaped)
+        return escaped_equals(doc, v, s, n);
+    const char *p = doc->text + v->start;
+    return v->end - v->start == n && p[0] == s[0] && memcmp(p, s, n) == 0;
+}
+
+bool mk_gltf_json_string_is(const mk_gltf_json *doc, const mk_gltf_json_value *v, const char *s)
+{
+    return mk_gltf_json_is(v, MK_GLTF_JSON_STRING) && string_equals(doc, v, s, strlen(s));
+}
+
+const mk_gltf_json_value *mk_gltf_json_get(const mk_gltf_json *doc, const mk_gltf_json_value *obj,
+                                           const char *key)
+{
+    if (!mk_gltf_json_is(obj, MK_GLTF_JSON_OBJECT))
+        return NULL;
+    size_t n = strlen(key);
+    const mk_gltf_json_value *k;
+    MK_GLTF_JSON_EACH (doc, k, obj) {
+        if (string_equals(doc, k, key, n))
+            return k + 1; /* the value follows its key */
+    }
+    return NULL;
+}
+
+/* ---- numbers ------------------------------------------------------------- */
+
+double mk_gltf_json_double(const mk_gltf_json *doc, const mk_gltf_json_value *v)
+{
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *p = doc->text + v->start, *end = doc->text + v->end;
+    bool neg = *p == '-';
+    p += neg;
+    /* The syntax was checked. 19 significant digits fit in m; later ones
+     * only move the exponent. */
+    uint64_t m = 0;
+    int e10 = 0;
+    for (; p < end && is_digit(*p); p++) {
+        if (m < UINT64_C(1000000000000000000))
+            m = m * 10 + (unsigned)(*p - '0');
+        else
+            e10 += e10 < MK_SCAN_EXP_CAP;
+    }
+    if (p < end && *p == '.') {
+        for (p++; p < end && is_digit(*p); p++) {
+            if (m < UINT64_C(1000000000000000000)) {
+                m = m * 10 + (unsigned)(*p - '0');
+                e10--;
+            }
+        }
+    }
+    if (p < end) { /* exponent */
+        int64_t x;
+        if (mk_scan_int(p + 1, end, &x)) {
+            if (x > MK_SCAN_EXP_CAP)
+                x = MK_SCAN_EXP_CAP;
+            if (x < -MK_SCAN_EXP_CAP)
+                x = -MK_SCAN_EXP_CAP;
+            e10 += (int)x;
+        }
+    }
+    double d = (double)m; /* exact up to 2^53 */
+    if (m == 0 || e10 == 0) {
+    } else if (m <= (UINT64_C(1) << 53) && e10 > 0 && e10 <= 22) {
+        d *= p10[e10]; /* both exact: one correctly rounded step */
+    } else if (m <= (UINT64_C(1) << 53) && e10 < 0 && e10 >= -22) {
+        d /= p10[-e10];
+    } else if (e10 > 330) {
+        d = HUGE_VAL;
+    } else if (e10 < -360) {
+        d = 0.0;
+    } else {
+        for (; e10 > 22; e10 -= 22)
+            d *= 1e22;
+        for (; e10 < -22; e10 += 22)
+            d /= 1e22;
+        d = e10 >= 0 ? d * p10[e10] : d / p10[-e10];
+    }
+    return neg ? -d : d;
+}
+
+/* ---- checked access ------------------------------------------------------ */
+
+const char *mk_gltf_json_kind(const mk_gltf_json_value *v)
+{
+    switch (v ? v->type : MK_GLTF_JSON_NULL) {
+    case MK_GLTF_JSON_NUMBER:
+        return "a number";
+    case MK_GLTF_JSON_STRING:
+        return "a string";
+    case MK_GLTF_JSON_ARRAY:
+        return "an array";
+    case MK_GLTF_JSON_OBJECT:
+        return "an object";
+    case MK_GLTF_JSON_TRUE:
+    case MK_GLTF_JSON_FALSE:
+        return "a boolean";
+    }
+    return "null";
+}
+
+/* A non-negative integer below `limit` (exactly representable in a double). */
+static mk_status json_integer(mk_gltf_ctx *c, const mk_gltf_json_value *v,
+                              const mk_gltf_path *path, const char *key, double limit, double *out)
+{
+    if (!mk_gltf_json_is(v, MK_GLTF_JSON_NUMBER))
+        return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s must be a non-negative integer, not %s", key,
+                            mk_gltf_json_kind(v));
+    /* Plain digits (what every exporter writes) are read as an integer;
+     * fractions, exponents and signs take the double path, as before. */
+    const char *p = c->json->text + v->start, *end = c->json->text + v->end;
+    double d;
+    if (end - p <= 15 && is_digit(*p)) {
+        int64_t x = 0;
+        const char *q = mk_scan_int(p, end, &x);
+        d = q == end ? (double)x : mk_gltf_json_double(c->json, v);
+    } else {
+        d = mk_gltf_json_double(c->json, v);
+    }
+    if (!(d >= 0.0) || d != floor(d) || d >= limit)
+        return mk_gltf_fail(c, d >= limit ? MK_ERR_RANGE : MK_ERR_PARSE, path,
+                            "%s must be a non-negative integer below %.0f, not %.17g", key, limit,
+                            d);
+    *out = d;
+    return MK_OK;
+}
+
+mk_status mk_gltf_json_uint(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                            const mk_gltf_path *path, bool required, uint32_t def, uint32_t *out)
+{
+    const mk_gltf_json_value *v = mk_gltf_json_get(c->json, obj, key);
+    if (!v) {
+        if (required)
+            return mk_gltf_fail(c, MK_ERR_PARSE, path, "missing required '%s'", key);
+        *out = def;
+        return MK_OK;
+    }
+    double d;
+    mk_status s = json_integer(c, v, path, key, 4294967295.0, &d);
+    if (s == MK_OK)
+        *out = (uint32_t)d;
+    return s;
+}
+
+mk_status mk_gltf_json_size(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                            const mk_gltf_path *path, bool required, size_t *out)
+{
+    const mk_gltf_json_value *v = mk_gltf_json_get(c->json, obj, key);
+    if (!v) {
+        if (required)
+            return mk_gltf_fail(c, MK_ERR_PARSE, path, "missing required '%s'", key);
+        *out = 0;
+        return MK_OK;
+    }
+    /* 2^53: the largest range a double holds exactly; also below SIZE_MAX on
+     * 64-bit. On 32-bit, sizes above SIZE_MAX fail the same way. */
+    double limit = 9007199254740992.0;
+    if ((double)SIZE_MAX < limit)
+        limit = (double)SIZE_MAX;
+    double d;
+    mk_status s = json_integer(c, v, path, key, limit, &d);
+    if (s == MK_OK)
+        *out = (size_t)d;
+    return s;
+}
+
+mk_status mk_gltf_json_index(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                             const mk_gltf_path *path, bool required, uint32_t limit,
+                             const char *what, uint32_t *out)
+{
+    uint32_t v = MK_GLTF_NONE;
+    mk_status s = mk_gltf_json_uint(c, obj, key, path, required, MK_GLTF_NONE, &v);
+    if (s != MK_OK)
+        return s;
+    if (v != MK_GLTF_NONE && v >= limit)
+        return mk_gltf_fail(c, MK_ERR_RANGE, path, "%s %u out of range (%u %s)", key, v, limit,
+                            what);
+    *out = v;
+    return MK_OK;
+}
+
+mk_status mk_gltf_json_floats(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                              const mk_gltf_path *path, float *out, size_t n, bool *present)
+{
+    const mk_gltf_json_value *v = mk_gltf_json_get(c->json, obj, key);
+    if (present)
+        *present = v != NULL;
+    if (!v)
+        return MK_OK;
+    if (!mk_gltf_json_is(v, MK_GLTF_JSON_ARRAY) || v->size != n)
+        return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s must be an array of %zu numbers", key, n);
+    size_t i = 0;
+    const mk_gltf_json_value *e;
+    MK_GLTF_JSON_EACH (c->json, e, v) {
+        float f = INFINITY;
+        if (e->type == MK_GLTF_JSON_NUMBER)
+            mk_scan_float(c->json->text + e->start, c->json->text + e->end, &f);
+        if (!(fabsf(f) <= FLT_MAX)) /* beyond float range the scan gives inf */
+            return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s[%zu] must be a number in float range",
+                                key, i);
+        out[i++] = f;
+    }
+    return MK_OK;
+}
+
+mk_status mk_gltf_json_array(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                             const mk_gltf_path *path, const mk_gltf_json_value **arr,
+                             uint32_t *count)
+{
+    const mk_gltf_json_value *v = mk_gltf_json_get(c->json, obj, key);
+    *arr = NULL;
+    *count = 0;
+    if (!v)
+        return MK_OK;
+    if (!mk_gltf_json_is(v, MK_GLTF_JSON_ARRAY))
+        return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s must be an array, not %s", key,
+                            mk_gltf_json_kind(v));
+    *arr = v;
+    *count = v->size;
+    return MK_OK;
+}
+
+char *mk_gltf_json_strdup(mk_gltf_ctx *c, const mk_gltf_json_value *v)
+{
+    size_t n = v->end - v->start; /* decoding never makes it longer */
+    char *d = (char *)mk_gltf_arena_alloc_uninit(c->st, n + 1);
+    if (d)
+        mk_gltf_json_string_copy(c->json, v, d, n + 1);
+    return d;
+}
+
+mk_status mk_gltf_json_string(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
+                              const mk_gltf_path *path, char **out)
+{
+    const mk_gltf_json_value *v = mk_gltf_json_get(c->json, obj, key);
+    *out = NULL;
+    if (!v)
+        return MK_OK;
+    if (!mk_gltf_json_is(v, MK_GLTF_JSON_STRING))
+        return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s must be a string, not %s", key,
+                            mk_gltf_json_kind(v));
+    *out = mk_gltf_json_strdup(c, v);
+    if (!*out)
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, path, "out of memory");
+    return MK_OK;
+}
+
+mk_status mk_gltf_json_object(mk_gltf_ctx *c, const mk_gltf_json_value *item,
+                              const mk_gltf_path *path)
+{
+    if (!mk_gltf_json_is(item, MK_GLTF_JSON_OBJECT))
+        return mk_gltf_fail(c, MK_ERR_PARSE, path, "must be an object, not %s",
+                            mk_gltf_json_kind(item));
+    return MK_OK;
+}
