@@ -25,11 +25,11 @@ for anim in Idle Walk Attack; do
     "$MK" preview assets/demo/knight --anim $anim --sheet --size 200x200 --out out/knight_${anim}_sheet.png
 done
 # The wing: linear blending shrinks the wings mid-stroke (Beat: straight
-# chords between up and down); Flap forced to smooth passes through every
-# frame on a curve. Rendered side by side for comparison.
+# chords between up and down); Flap with smooth interpolation passes through
+# every frame on a curve. Linear on the left, smooth on the right.
 "$MK" preview assets/demo/wing --anim Beat --size 320x240 --out out/wing_Beat_linear.gif
 "$MK" preview assets/demo/wing --anim Beat --sheet --fps 10 --size 200x150 --out out/wing_Beat_linear_sheet.png
-"$MK" preview assets/demo/wing --anim Flap --size 320x240 --out out/wing_Flap_linear.gif
-"$MK" preview assets/demo/wing --anim Flap --interpolation smooth --size 320x240 --out out/wing_Flap_smooth.gif
-"$MK" preview assets/demo/wing --anim Flap --sheet --fps 10 --size 200x150 --out out/wing_Flap_linear_sheet.png
-"$MK" preview assets/demo/wing --anim Flap --interpolation smooth --sheet --fps 10 --size 200x150 --out out/wing_Flap_smooth_sheet.png
+"$MK" preview assets/demo/wing --anim Flap --interpolation linear --beside smooth \
+    --size 320x240 --out out/wing_Flap_linear_vs_smooth.gif
+"$MK" preview assets/demo/wing --anim Flap --interpolation linear --beside smooth \
+    --sheet --fps 6 --size 200x150 --out out/wing_Flap_linear_vs_smooth_sheet.png

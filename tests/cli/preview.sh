@@ -48,6 +48,19 @@ expect 0 preview "$SRC/tests/data/gltf/AnimatedMorphCube/glTF/AnimatedMorphCube.
 [ "$(gif_frames "$TMP/cube.gif")" -gt 5 ] || { echo "FAIL: cube.gif has too few frames"; fails=$((fails + 1)); }
 expect 0 preview "$SRC/assets/demo/wing" --anim Flap --interpolation smooth --out "$TMP/flap.png" --time 0.45 --size 64x64
 
+# --beside: the same times twice, linear on the left and smooth on the right,
+# so the picture is twice as wide; at a mid-blend time the halves differ
+expect 0 preview "$SRC/assets/demo/wing" --anim Flap --interpolation linear --beside smooth \
+    --out "$TMP/flap2.png" --time 0.45 --size 64x48
+[ "$(png_size "$TMP/flap2.png")" = "128 48" ] || { echo "FAIL: flap2.png is $(png_size "$TMP/flap2.png")"; fails=$((fails + 1)); }
+expect 0 preview "$SRC/assets/demo/wing" --anim Flap --interpolation linear --beside smooth \
+    --sheet --fps 4 --size 40x30 --out "$TMP/flap2_sheet.png"
+[ "$(png_size "$TMP/flap2_sheet.png")" = "240 60" ] || { echo "FAIL: flap2 sheet is $(png_size "$TMP/flap2_sheet.png")"; fails=$((fails + 1)); }
+expect 2 preview "$SRC/assets/demo/wing" --beside curvy
+has "$err" "--beside wants linear, step or smooth"
+expect 2 preview "$SRC/tests/data/gltf/SimpleMorph/glTF/SimpleMorph.gltf" --beside smooth
+has "$err" "are for unit folders"
+
 # default output name: NAME_ANIM.gif in the current folder
 (cd "$TMP" && "$TOOL" preview "$K" --anim Idle --size 32x32 --fps 2 >/dev/null 2>&1)
 [ -f "$TMP/knight_Idle.gif" ] || { echo "FAIL: no default knight_Idle.gif"; fails=$((fails + 1)); }

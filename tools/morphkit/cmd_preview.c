@@ -1,6 +1,6 @@
 /* morphkit preview PATH [--anim NAME|N] [--out FILE.gif|FILE.png] [--size WxH]
  *                       [--fps N] [--seconds S] [--time T] [--sheet]
- *                       [--interpolation linear|step|smooth]
+ *                       [--interpolation linear|step|smooth] [--beside MODE]
  * Renders headless (EGL): an animated GIF, one PNG frame, or a PNG contact
  * sheet of the animation's frames labelled with frame numbers and weights. */
 #include <math.h>
@@ -17,7 +17,8 @@ static void help(FILE *out)
     fprintf(out,
             "usage: morphkit preview PATH [--anim NAME|N] [--out FILE.gif|FILE.png]\n"
             "                        [--size WxH] [--fps N] [--seconds S] [--time T]\n"
-            "                        [--sheet] [--interpolation linear|step|smooth]\n\n"
+            "                        [--sheet] [--interpolation linear|step|smooth]\n"
+            "                        [--beside linear|step|smooth]\n\n"
             "Renders a unit folder or a .gltf/.glb file without a window (EGL; Mesa's\n"
             "llvmpipe where there is no GPU). The camera frames the bounding box of the\n"
             "whole animation; one directional light.\n\n"
@@ -32,8 +33,11 @@ static void help(FILE *out)
             "  --time T        the time shown in a single PNG (default 0)\n"
             "  --sheet         PNG contact sheet, cells labelled 'Anim frame>next wWEIGHT'\n"
             "  --interpolation linear|step|smooth\n"
-            "                  force how a unit's frames blend (e.g. the wing's Flap as\n"
-            "                  smooth beside linear)\n\n"
+            "                  force how a unit's frames blend\n"
+            "  --beside linear|step|smooth\n"
+            "                  render the same times a second time with this\n"
+            "                  interpolation, to the right of each picture (e.g. the\n"
+            "                  wing's Flap: --interpolation linear --beside smooth)\n\n"
             "The output file is written whole or not at all.\n"
             "exit codes: 0 success, 1 invalid input or no OpenGL, 2 usage error\n");
 }
@@ -46,6 +50,7 @@ typedef struct preview_args {
     double time;
     bool sheet, gif;
     int interpolation;
+    int beside; /* -1, or a second interpolation rendered to the right */
 } preview_args;
 
 static bool parse_size(const char *s, uint32_t *w, uint32_t *h)
@@ -86,11 +91,20 @@ static int usage_error(const char *format, const char *arg)
     return MK_EXIT_USAGE;
 }
 
+static int parse_interpolation(const char *m)
+{
+    return strcmp(m, "linear") == 0   ? MK_INTERPOLATION_LINEAR
+           : strcmp(m, "step") == 0   ? MK_INTERPOLATION_STEP
+           : strcmp(m, "smooth") == 0 ? MK_INTERPOLATION_SMOOTH
+                                      : -2;
+}
+
 static int parse(int argc, char **argv, preview_args *a)
 {
     memset(a, 0, sizeof *a);
     a->fps = 0;
     a->interpolation = -1;
+    a->beside = -1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool v = i + 1 < argc;
@@ -119,12 +133,12 @@ static int parse(int argc, char **argv, preview_args *a)
                 return usage_error("--time wants seconds >= 0, not '%s'", argv[i]);
         } else if (strcmp(arg, "--interpolation") == 0 && v) {
             const char *m = argv[++i];
-            a->interpolation = strcmp(m, "linear") == 0   ? MK_INTERPOLATION_LINEAR
-                               : strcmp(m, "step") == 0   ? MK_INTERPOLATION_STEP
-                               : strcmp(m, "smooth") == 0 ? MK_INTERPOLATION_SMOOTH
-                                                          : -2;
-            if (a->interpolation == -2)
+            if ((a->interpolation = parse_interpolation(m)) == -2)
                 return usage_error("--interpolation wants linear, step or smooth, not '%s'", m);
+        } else if (strcmp(arg, "--beside") == 0 && v) {
+            const char *m = argv[++i];
+            if ((a->beside = parse_interpolation(m)) == -2)
+                return usage_error("--beside wants linear, step or smooth, not '%s'", m);
         } else if (arg[0] == '-') {
             return usage_error("unknown option or missing value '%s'", arg);
         } else if (a->path) {
@@ -147,7 +161,8 @@ static int parse(int argc, char **argv, preview_args *a)
 
 /* Renders the scene at each time into frames[i] (width * height RGBA8). */
 static bool render(mk_scene *scene, mk_gl_renderer *r, const preview_args *a,
-                   const int64_t *times, uint32_t n, uint8_t **frames, bool label)
+                   const int64_t *times, uint32_t n, uint8_t **frames, bool label,
+                   const char *tag)
 {
     mk_error err;
     mk_gl_target *target = NULL;
@@ -178,6 +193,8 @@ static bool render(mk_scene *scene, mk_gl_renderer *r, const preview_args *a,
         if (label) {
             char text[200];
             mk_scene_label(scene, text, sizeof text);
+            if (tag) /* with --beside: which interpolation this half shows */
+                snprintf(text + strlen(text), sizeof text - strlen(text), " %s", tag);
             mk_image_draw_text(frames[i], a->width, a->height, 4 * scale,
                                (int)a->height - 11 * scale, scale, text, ink);
         }
@@ -190,8 +207,29 @@ static bool render(mk_scene *scene, mk_gl_renderer *r, const preview_args *a,
     return true;
 }
 
-static int run(const preview_args *a, mk_scene *scene, mk_gl_renderer *r, const char *out)
+/* Puts right[i] beside left[i] into a picture twice as wide (in left[i]'s
+ * place; the old buffers are freed). False when out of memory. */
+static bool compose_beside(uint8_t **left, uint8_t **right, uint32_t n, uint32_t w, uint32_t h)
 {
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t *both = malloc((size_t)2 * w * h * 4);
+        if (!both)
+            return false;
+        for (uint32_t y = 0; y < h; y++) {
+            memcpy(both + (size_t)y * 2 * w * 4, left[i] + (size_t)y * w * 4, (size_t)w * 4);
+            memcpy(both + ((size_t)y * 2 + 1) * w * 4, right[i] + (size_t)y * w * 4, (size_t)w * 4);
+        }
+        free(left[i]);
+        left[i] = both;
+    }
+    return true;
+}
+
+static int run(const preview_args *args, mk_scene *scene, mk_scene *beside, mk_gl_renderer *r,
+               const char *out)
+{
+    preview_args wide = *args; /* what is written: twice as wide with --beside */
+    const preview_args *a = args;
     int64_t times[4096];
     uint32_t n;
     if (a->sheet) {
@@ -224,7 +262,27 @@ static int run(const preview_args *a, mk_scene *scene, mk_gl_renderer *r, const 
     if (!ok) {
         mk_cli_fail("out of memory for %u frames of %ux%u", n, a->width, a->height);
     } else {
-        ok = render(scene, r, a, times, n, frames, true);
+        const char *left = !beside ? NULL
+                           : a->interpolation >= 0
+                               ? mk_interpolation_name((mk_interpolation)a->interpolation)
+                               : "cfg";
+        ok = render(scene, r, a, times, n, frames, true, left);
+    }
+    if (ok && beside) {
+        uint8_t **right = calloc(n, sizeof *right);
+        ok = right != NULL;
+        for (uint32_t i = 0; ok && i < n; i++)
+            ok = (right[i] = malloc(bytes)) != NULL;
+        ok = ok && render(beside, r, a, times, n, right, true,
+                          mk_interpolation_name((mk_interpolation)a->beside));
+        ok = ok && compose_beside(frames, right, n, a->width, a->height);
+        for (uint32_t i = 0; right && i < n; i++)
+            free(right[i]);
+        free(right);
+        if (!ok)
+            mk_cli_fail("could not render the --beside half");
+        wide.width *= 2;
+        a = &wide;
     }
     char why[300] = "";
     if (ok && a->gif) {
@@ -271,11 +329,20 @@ int mk_cmd_preview(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc != 0)
         return rc < 0 ? MK_EXIT_OK : rc;
+    if ((a.interpolation >= 0 || a.beside >= 0) && mk_cli_is_gltf_file(a.path))
+        return usage_error("--interpolation and --beside are for unit folders, not '%s'", a.path);
     mk_scene_options so = {a.anim, a.interpolation};
-    mk_scene *scene = NULL;
+    mk_scene *scene = NULL, *beside = NULL;
     rc = mk_scene_load(a.path, &so, &scene);
     if (rc != MK_EXIT_OK)
         return rc;
+    if (a.beside >= 0) {
+        mk_scene_options bo = {a.anim, a.beside};
+        if ((rc = mk_scene_load(a.path, &bo, &beside)) != MK_EXIT_OK) {
+            mk_scene_destroy(scene);
+            return rc;
+        }
+    }
     char out[4096];
     if (a.out) {
         snprintf(out, sizeof out, "%s", a.out);
@@ -297,19 +364,24 @@ int mk_cmd_preview(int argc, char **argv)
     if (mk_gl_context_create(NULL, &context, &err) != MK_OK) {
         mk_cli_print_error(&err);
         mk_scene_destroy(scene);
+        mk_scene_destroy(beside);
         return MK_EXIT_INVALID;
     }
     if (mk_gl_renderer_create(NULL, &renderer, &err) != MK_OK) {
         mk_cli_print_error(&err);
         rc = MK_EXIT_INVALID;
-    } else if (!mk_scene_upload(scene, renderer)) {
+    } else if (!mk_scene_upload(scene, renderer) ||
+               (beside && !mk_scene_upload(beside, renderer))) {
         rc = MK_EXIT_INVALID;
     } else {
-        rc = run(&a, scene, renderer, out);
+        rc = run(&a, scene, beside, renderer, out);
     }
     mk_scene_release(scene);
+    if (beside)
+        mk_scene_release(beside);
     mk_gl_renderer_destroy(renderer);
     mk_gl_context_destroy(context);
     mk_scene_destroy(scene);
+    mk_scene_destroy(beside);
     return rc;
 }
