@@ -48,6 +48,13 @@ expect 0 preview "$SRC/tests/data/gltf/AnimatedMorphCube/glTF/AnimatedMorphCube.
 [ "$(gif_frames "$TMP/cube.gif")" -gt 5 ] || { echo "FAIL: cube.gif has too few frames"; fails=$((fails + 1)); }
 expect 0 preview "$SRC/assets/demo/wing" --anim Flap --interpolation smooth --out "$TMP/flap.png" --time 0.45 --size 64x64
 
+# glTF node animation (BoxAnimated moves and turns a box; no morph targets):
+# pictures at two times differ, so node transforms follow the animation
+B=$SRC/tests/data/gltf/BoxAnimated/glTF-Binary/BoxAnimated.glb
+expect 0 preview "$B" --out "$TMP/box0.png" --time 0 --size 64x64
+expect 0 preview "$B" --out "$TMP/box1.png" --time 1.5 --size 64x64
+cmp -s "$TMP/box0.png" "$TMP/box1.png" && { echo "FAIL: BoxAnimated does not move"; fails=$((fails + 1)); }
+
 # --beside: the same times twice, linear on the left and smooth on the right,
 # so the picture is twice as wide; at a mid-blend time the halves differ
 expect 0 preview "$SRC/assets/demo/wing" --anim Flap --interpolation linear --beside smooth \

@@ -31,6 +31,7 @@ struct mk_scene {
     mk_track_clip *track_clip;
     uint32_t *cursors;
     float *weights; /* per draw: its mesh's target count, at weight_offset[d] */
+    float *node_trs; /* per node: translation, rotation, scale as animated now */
     uint32_t *weight_offset;
     uint32_t weight_total;
     /* both */
@@ -135,29 +136,32 @@ static int load_unit(mk_scene *s, const char *path, const mk_scene_options *o)
     return MK_EXIT_OK;
 }
 
-/* world = parent world * local (TRS or matrix), glTF 2.0 section 3.5.3. */
-static void node_world(const mk_gltf *g, uint32_t node, float out[16])
+/* world = parent world * local (TRS or matrix), glTF 2.0 section 3.5.3.
+ * trs (10 floats a node: translation, rotation xyzw, scale) holds the
+ * animated values; NULL uses the file's own. */
+static void node_world(const mk_gltf *g, const float *trs, uint32_t node, float out[16])
 {
     const mk_gltf_node *n = &g->nodes[node];
     float local[16];
     if (n->has_matrix) {
         memcpy(local, n->matrix, sizeof local);
     } else {
-        float x = n->rotation[0], y = n->rotation[1], z = n->rotation[2], w = n->rotation[3];
+        const float *t = trs ? trs + 10 * (size_t)node : n->translation;
+        const float *q = trs ? t + 3 : n->rotation, *sc = trs ? t + 7 : n->scale;
+        float x = q[0], y = q[1], z = q[2], w = q[3];
         float r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
                       2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
                       2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
         for (int c = 0; c < 3; c++) {
             for (int k = 0; k < 3; k++)
-                local[c * 4 + k] = r[c * 3 + k] * n->scale[c];
+                local[c * 4 + k] = r[c * 3 + k] * sc[c];
             local[c * 4 + 3] = 0;
         }
-        local[12] = n->translation[0], local[13] = n->translation[1];
-        local[14] = n->translation[2], local[15] = 1;
+        local[12] = t[0], local[13] = t[1], local[14] = t[2], local[15] = 1;
     }
     if (n->parent != MK_GLTF_NONE) {
         float parent[16];
-        node_world(g, n->parent, parent);
+        node_world(g, trs, n->parent, parent);
         mk_gl_mat4_multiply(out, parent, local);
     } else {
         memcpy(out, local, sizeof local);
@@ -209,7 +213,7 @@ static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
                     return MK_EXIT_INVALID;
                 }
             }
-            node_world(g, n, d->world);
+            node_world(g, NULL, n, d->world);
             s->weight_offset[s->draw_count] = s->weight_total;
             s->weight_total += d->set->target_count;
             s->draw_count++;
@@ -220,7 +224,8 @@ static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
         return MK_EXIT_INVALID;
     }
     s->weights = calloc(s->weight_total ? s->weight_total : 1, sizeof(float));
-    if (!s->weights) {
+    s->node_trs = calloc((size_t)g->node_count * 10 + 1, sizeof(float));
+    if (!s->weights || !s->node_trs) {
         mk_cli_fail("out of memory");
         return MK_EXIT_INVALID;
     }
@@ -297,6 +302,7 @@ void mk_scene_destroy(mk_scene *s)
     free(s->draws);
     free(s->weight_offset);
     free(s->weights);
+    free(s->node_trs);
     free(s->cursors);
     mk_track_clip_destroy(s->track_clip);
     mk_gltf_destroy(s->gltf);
@@ -407,11 +413,23 @@ void mk_scene_seek(mk_scene *s, int64_t t)
     float *value = malloc(((size_t)s->track_clip->output_count + 1) * sizeof(float));
     if (!value)
         return;
+    const mk_gltf *g = s->gltf;
+    for (uint32_t n = 0; n < g->node_count; n++) {
+        memcpy(s->node_trs + 10 * (size_t)n, g->nodes[n].translation, 3 * sizeof(float));
+        memcpy(s->node_trs + 10 * (size_t)n + 3, g->nodes[n].rotation, 4 * sizeof(float));
+        memcpy(s->node_trs + 10 * (size_t)n + 7, g->nodes[n].scale, 3 * sizeof(float));
+    }
     for (uint32_t k = 0; k < s->track_clip->track_count; k++) {
         const mk_track *tr = &s->track_clip->tracks[k];
-        if (tr->path != MK_TRACK_WEIGHTS)
-            continue;
         mk_track_sample(tr, local, value);
+        if (tr->path != MK_TRACK_WEIGHTS) {
+            /* node transforms: the TRS slot of the track's node */
+            static const uint32_t slot[MK_TRACK_PATH_COUNT] = {0, 0, 3, 7};
+            if (tr->target < g->node_count)
+                memcpy(s->node_trs + 10 * (size_t)tr->target + slot[tr->path], value,
+                       tr->components * sizeof(float));
+            continue;
+        }
         for (uint32_t d = 0; d < s->draw_count; d++)
             if (s->draws[d].node == tr->target) {
                 uint32_t n = s->draws[d].set->target_count;
@@ -420,6 +438,8 @@ void mk_scene_seek(mk_scene *s, int64_t t)
             }
     }
     free(value);
+    for (uint32_t d = 0; d < s->draw_count; d++)
+        node_world(g, s->node_trs, s->draws[d].node, s->draws[d].world);
 }
 
 int64_t mk_scene_time(const mk_scene *s)
