@@ -59,7 +59,7 @@ std::string make_grid(int side)
     return s;
 }
 
-void die(const char *what)
+[[noreturn]] void die(const char *what)
 {
     fprintf(stderr, "bench_obj: %s\n", what);
     exit(1);
