@@ -14,14 +14,12 @@
 #include "morphkit/blend.h"
 
 #if defined(MK_HAVE_SSE2)
-#include <emmintrin.h>
+#include "normalize_sse2.h"
 #endif
 #if defined(MK_HAVE_AVX)
 #include <immintrin.h>
 #endif
 
-/* Below this squared length a blended normal is written as zero. */
-#define MK_NORMAL_MIN_LENGTH2 1e-24f
 
 void mk_blend_positions_scalar(float *out, const float *a, const float *b, float w, size_t count)
 {
@@ -50,7 +48,6 @@ void mk_blend_normals_scalar(float *out, const float *a, const float *b, float w
 void mk_blend_normals_sse2(float *out, const float *a, const float *b, float w, size_t count)
 {
     const __m128 wa = _mm_set1_ps(1.0f - w), wb = _mm_set1_ps(w);
-    const __m128 min_len2 = _mm_set1_ps(MK_NORMAL_MIN_LENGTH2), one = _mm_set1_ps(1.0f);
     size_t i = 0;
     for (; i + 4 <= count; i += 4) {
         const float *pa = a + 3 * i, *pb = b + 3 * i;
@@ -60,25 +57,7 @@ void mk_blend_normals_sse2(float *out, const float *a, const float *b, float w, 
                                _mm_mul_ps(wb, _mm_loadu_ps(pb + 4)));
         __m128 r2 = _mm_add_ps(_mm_mul_ps(wa, _mm_loadu_ps(pa + 8)),
                                _mm_mul_ps(wb, _mm_loadu_ps(pb + 8)));
-        __m128 s0 = _mm_mul_ps(r0, r0), s1 = _mm_mul_ps(r1, r1), s2 = _mm_mul_ps(r2, r2);
-        /* transpose the squares to per-vertex x, y, z lanes */
-        __m128 t = _mm_shuffle_ps(s1, s2, _MM_SHUFFLE(2, 1, 3, 2)); /* x2 y2 x3 y3 */
-        __m128 xx = _mm_shuffle_ps(s0, t, _MM_SHUFFLE(2, 0, 3, 0));
-        __m128 u = _mm_shuffle_ps(s0, s1, _MM_SHUFFLE(0, 0, 2, 1)); /* y0 z0 y1 y1 */
-        __m128 yy = _mm_shuffle_ps(u, t, _MM_SHUFFLE(3, 1, 2, 0));
-        __m128 z01 = _mm_shuffle_ps(s0, s1, _MM_SHUFFLE(1, 1, 2, 2)); /* z0 z0 z1 z1 */
-        __m128 z23 = _mm_shuffle_ps(s2, s2, _MM_SHUFFLE(3, 3, 0, 0)); /* z2 z2 z3 z3 */
-        __m128 zz = _mm_shuffle_ps(z01, z23, _MM_SHUFFLE(2, 0, 2, 0));
-        __m128 len2 = _mm_add_ps(_mm_add_ps(xx, yy), zz);
-        __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(len2));
-        inv = _mm_and_ps(inv, _mm_cmpge_ps(len2, min_len2));
-        /* broadcast back: i0 i0 i0 i1 | i1 i1 i2 i2 | i2 i3 i3 i3 */
-        __m128 k0 = _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(1, 0, 0, 0));
-        __m128 k1 = _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(2, 2, 1, 1));
-        __m128 k2 = _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(3, 3, 3, 2));
-        _mm_storeu_ps(out + 3 * i, _mm_mul_ps(r0, k0));
-        _mm_storeu_ps(out + 3 * i + 4, _mm_mul_ps(r1, k1));
-        _mm_storeu_ps(out + 3 * i + 8, _mm_mul_ps(r2, k2));
+        mk_normalize4_store_sse2(out + 3 * i, r0, r1, r2);
     }
     mk_blend_normals_scalar(out + 3 * i, a + 3 * i, b + 3 * i, w, count - i);
 }

@@ -72,6 +72,10 @@ static inline void mk_strfree(const mk_allocator *a, char *s)
         mk_free(a, s, strlen(s) + 1);
 }
 
+/* Below this squared length a blended or morphed normal is written as
+ * (0, 0, 0) rather than divided by ~0 (blend.h). */
+#define MK_NORMAL_MIN_LENGTH2 1e-24f
+
 /* Blend kernel variants, for tests comparing them with the reference. */
 void mk_blend_positions_scalar(float *out, const float *a, const float *b, float w, size_t count);
 void mk_blend_normals_scalar(float *out, const float *a, const float *b, float w, size_t count);

@@ -188,7 +188,7 @@ static void normalize3(float *p, size_t count, size_t stride)
     }
     for (size_t i = 0; i < count; i++, p += stride) {
         float len2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
-        if (len2 < 1e-24f) {
+        if (len2 < MK_NORMAL_MIN_LENGTH2) {
             p[0] = p[1] = p[2] = 0.0f;
             continue;
         }

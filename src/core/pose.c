@@ -13,8 +13,6 @@
 #include "morphkit/blend.h"
 #include "morphkit/pose.h"
 
-/* Below this squared length a blended normal is written as zero (blend.c). */
-#define MK_NORMAL_MIN_LENGTH2 1e-24f
 
 static void sum4_positions(float *restrict out, const float *restrict a, const float *restrict b,
                            const float *restrict c, const float *restrict d, const float *w,
@@ -45,7 +43,7 @@ static void sum4_normals(float *restrict out, const float *restrict a, const flo
 }
 
 #if defined(MK_HAVE_SSE2)
-#include <emmintrin.h>
+#include "normalize_sse2.h"
 
 static inline __m128 wsum4(const float *a, const float *b, const float *c, const float *d,
                            size_t at, __m128 w0, __m128 w1, __m128 w2, __m128 w3);
@@ -83,27 +81,13 @@ static void sum4_normals_sse2(float *out, const float *a, const float *b, const 
 {
     const __m128 w0 = _mm_set1_ps(w[0]), w1 = _mm_set1_ps(w[1]);
     const __m128 w2 = _mm_set1_ps(w[2]), w3 = _mm_set1_ps(w[3]);
-    const __m128 min_len2 = _mm_set1_ps(MK_NORMAL_MIN_LENGTH2), one = _mm_set1_ps(1.0f);
     size_t i = 0;
     for (; i + 4 <= count; i += 4) {
         const size_t j = 3 * i;
         __m128 r0 = wsum4(a, b, c, d, j, w0, w1, w2, w3);
         __m128 r1 = wsum4(a, b, c, d, j + 4, w0, w1, w2, w3);
         __m128 r2 = wsum4(a, b, c, d, j + 8, w0, w1, w2, w3);
-        __m128 s0 = _mm_mul_ps(r0, r0), s1 = _mm_mul_ps(r1, r1), s2 = _mm_mul_ps(r2, r2);
-        __m128 t = _mm_shuffle_ps(s1, s2, _MM_SHUFFLE(2, 1, 3, 2));   /* x2 y2 x3 y3 */
-        __m128 xx = _mm_shuffle_ps(s0, t, _MM_SHUFFLE(2, 0, 3, 0));   /* x0 x1 x2 x3 */
-        __m128 u = _mm_shuffle_ps(s0, s1, _MM_SHUFFLE(0, 0, 2, 1));   /* y0 z0 y1 y1 */
-        __m128 yy = _mm_shuffle_ps(u, t, _MM_SHUFFLE(3, 1, 2, 0));    /* y0 y1 y2 y3 */
-        __m128 z01 = _mm_shuffle_ps(s0, s1, _MM_SHUFFLE(1, 1, 2, 2)); /* z0 z0 z1 z1 */
-        __m128 z23 = _mm_shuffle_ps(s2, s2, _MM_SHUFFLE(3, 3, 0, 0)); /* z2 z2 z3 z3 */
-        __m128 zz = _mm_shuffle_ps(z01, z23, _MM_SHUFFLE(2, 0, 2, 0));
-        __m128 len2 = _mm_add_ps(_mm_add_ps(xx, yy), zz);
-        __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(len2));
-        inv = _mm_and_ps(inv, _mm_cmpge_ps(len2, min_len2));
-        _mm_storeu_ps(out + j, _mm_mul_ps(r0, _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(1, 0, 0, 0))));
-        _mm_storeu_ps(out + j + 4, _mm_mul_ps(r1, _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(2, 2, 1, 1))));
-        _mm_storeu_ps(out + j + 8, _mm_mul_ps(r2, _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(3, 3, 3, 2))));
+        mk_normalize4_store_sse2(out + j, r0, r1, r2);
     }
     sum4_normals(out + 3 * i, a + 3 * i, b + 3 * i, c + 3 * i, d + 3 * i, w, count - i);
 }

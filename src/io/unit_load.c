@@ -70,7 +70,7 @@ static uint32_t id_map_get(id_map *m, uint64_t key)
 static void normalize3(float *v)
 {
     float len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    float inv = len2 > 1e-24f ? 1.0f / sqrtf(len2) : 0.0f;
+    float inv = len2 >= MK_NORMAL_MIN_LENGTH2 ? 1.0f / sqrtf(len2) : 0.0f;
     v[0] *= inv;
     v[1] *= inv;
     v[2] *= inv;
