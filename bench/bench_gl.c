@@ -15,38 +15,7 @@
 #include "bench_common.h"
 #include "morphkit/gl.h"
 #include "morphkit/morphkit.h"
-
-/* A bumpy sphere whose bumps travel over `frames` frames. */
-static mk_frame_set *make_unit(uint32_t frames, uint32_t rings, uint32_t segments)
-{
-    mk_frame_set_desc d = {frames, (rings + 1) * (segments + 1), rings * segments * 6, true, false};
-    mk_frame_set *set = NULL;
-    mk_error err;
-    if (mk_frame_set_create(&d, NULL, &set, &err) != MK_OK)
-        return NULL;
-    for (uint32_t f = 0; f < frames; f++) {
-        float *p = mk_frame_set_positions(set, f), *n = mk_frame_set_normals(set, f);
-        for (uint32_t i = 0; i <= rings; i++)
-            for (uint32_t j = 0; j <= segments; j++) {
-                float th = 3.14159265f * (float)i / (float)rings;
-                float ph = 6.2831853f * (float)j / (float)segments;
-                float dir[3] = {sinf(th) * cosf(ph), cosf(th), sinf(th) * sinf(ph)};
-                float r = 1.0f + 0.2f * sinf(3 * ph + (float)f) * sinf(2 * th);
-                uint32_t v = i * (segments + 1) + j;
-                for (int c = 0; c < 3; c++)
-                    p[3 * v + c] = r * dir[c], n[3 * v + c] = dir[c];
-            }
-    }
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < rings; i++)
-        for (uint32_t j = 0; j < segments; j++) {
-            uint32_t a = i * (segments + 1) + j, b = a + segments + 1;
-            uint32_t q[6] = {a, b, a + 1, a + 1, b, b + 1};
-            for (int c = 0; c < 6; c++)
-                set->indices[k++] = q[c];
-        }
-    return set;
-}
+#include "sphere_fixture.h"
 
 typedef struct bench {
     mk_gl_renderer *r;
@@ -119,7 +88,7 @@ int main(int argc, char **argv)
     memset(&b, 0, sizeof b);
     mk_gl_target_desc td = {512, 512, 0, NULL};
     if (mk_gl_renderer_create(NULL, &b.r, &err) != MK_OK ||
-        mk_gl_target_create(&td, &b.target, &err) != MK_OK || !(b.set = make_unit(6, 10, 16)) ||
+        mk_gl_target_create(&td, &b.target, &err) != MK_OK || !(b.set = mk_fx_blob(6, 10, 16)) ||
         mk_gl_frames_create(b.r, b.set, &b.frames, &err) != MK_OK) {
         fprintf(stderr, "bench_gl: %s\n", err.message);
         return 1;

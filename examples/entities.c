@@ -144,7 +144,6 @@ int main(int argc, char **argv)
     /* a tiny hierarchy: the first knight carries the second as a child */
     if (units > 1) {
         ents[0].children[ents[0].child_count++] = &ents[1];
-        ents[1].model = model;
     }
 
     const int64_t frame_us = 16667; /* 60 Hz */

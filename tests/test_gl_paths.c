@@ -8,6 +8,7 @@
 
 #include "gl_internal.h"
 #include "mk_test.h"
+#include "sphere_fixture.h"
 #include "morphkit/gl.h"
 #include "morphkit/morphkit.h"
 
@@ -16,41 +17,6 @@
 static mk_gl_renderer *renderer;
 
 /* ---- fixtures ------------------------------------------------------------ */
-
-/* A lumpy sphere of `rings` x `segments` quads whose bumps move from frame
- * to frame, with normals: enough curvature that a wrong blend shows. */
-static mk_frame_set *make_blob(uint32_t frames, uint32_t rings, uint32_t segments)
-{
-    mk_frame_set_desc d = {frames, (rings + 1) * (segments + 1), rings * segments * 6, true, false};
-    mk_frame_set *set = NULL;
-    mk_error err;
-    if (mk_frame_set_create(&d, NULL, &set, &err) != MK_OK)
-        abort();
-    const float pi = 3.14159265f;
-    for (uint32_t f = 0; f < frames; f++) {
-        float *p = mk_frame_set_positions(set, f), *n = mk_frame_set_normals(set, f);
-        for (uint32_t i = 0; i <= rings; i++)
-            for (uint32_t j = 0; j <= segments; j++) {
-                float th = pi * (float)i / (float)rings, ph = 2 * pi * (float)j / (float)segments;
-                float dir[3] = {sinf(th) * cosf(ph), cosf(th), sinf(th) * sinf(ph)};
-                float r = 1.0f + 0.25f * sinf(3 * ph + 1.3f * (float)f) * sinf(2 * th);
-                uint32_t v = i * (segments + 1) + j;
-                for (int c = 0; c < 3; c++) {
-                    p[3 * v + c] = r * dir[c] + 0.2f * (float)f * (c == 0);
-                    n[3 * v + c] = dir[c];
-                }
-            }
-    }
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < rings; i++)
-        for (uint32_t j = 0; j < segments; j++) {
-            uint32_t a = i * (segments + 1) + j, b = a + segments + 1;
-            uint32_t q[6] = {a, b, a + 1, a + 1, b, b + 1};
-            for (int c = 0; c < 6; c++)
-                set->indices[k++] = q[c];
-        }
-    return set;
-}
 
 static void check_streams(const float *gpu, const float *cpu, size_t n, double tol,
                           const char *what)
@@ -103,7 +69,7 @@ static void camera(mk_gl_draw_params *p, float radius)
 
 static void test_pair_capture_matches_cpu(void)
 {
-    mk_frame_set *set = make_blob(3, 12, 16);
+    mk_frame_set *set = mk_fx_blob(3, 12, 16);
     mk_gl_frames *g = NULL;
     mk_error err;
     CHECK(mk_gl_frames_create(renderer, set, &g, &err) == MK_OK);
@@ -137,7 +103,7 @@ static void test_pair_capture_matches_cpu(void)
 /* A smooth pose from the real player (4 entries, Hermite weights). */
 static void test_smooth_player_pose(void)
 {
-    mk_frame_set *set = make_blob(4, 8, 12);
+    mk_frame_set *set = mk_fx_blob(4, 8, 12);
     mk_clip_desc cd = {0};
     cd.name = "Wave";
     cd.frame_count = 4;
@@ -177,7 +143,7 @@ static void test_smooth_player_pose(void)
 static void test_pair_image_matches_cpu_blend(void)
 {
     enum { W = 160, H = 160 };
-    mk_frame_set *set = make_blob(2, 16, 24);
+    mk_frame_set *set = mk_fx_blob(2, 16, 24);
     mk_error err;
     mk_gl_frames *g = NULL;
     mk_gl_mesh *mesh = NULL;
@@ -353,15 +319,6 @@ static void test_morph_64_targets(void)
     compare_morph(gm, set, NULL, "64 targets, default weights");
     mk_gl_morph_destroy(gm);
     mk_morph_set_destroy(set);
-    /* a shader that does not compile: the error names it and carries the log */
-    GLuint shader = 0;
-    const char *broken = "#version 330 core\nvoid main() { gl_Position = vec4(undefined_name); }\n";
-    CHECK(mk_gl_compile_shader(GL_VERTEX_SHADER, "broken.vert", broken, &shader, &err) ==
-          MK_ERR_PARSE);
-    CHECK(shader == 0);
-    CHECK_CONTAINS(err.file, "broken.vert");
-    CHECK_CONTAINS(err.message, "shader does not compile: ");
-    CHECK_CONTAINS(err.message, "undefined_name");
 }
 
 /* ---- crowd path ----------------------------------------------------------------- */
@@ -371,7 +328,7 @@ static void test_morph_64_targets(void)
 static void test_crowd_matches_pair_draws(void)
 {
     enum { W = 200, H = 200, N = 100 };
-    mk_frame_set *set = make_blob(4, 8, 12);
+    mk_frame_set *set = mk_fx_blob(4, 8, 12);
     mk_error err;
     mk_gl_frames *g = NULL;
     mk_gl_target *target = NULL;

@@ -15,26 +15,27 @@ const uint8_t *mk_gltf_accessor_base(const mk_gltf *g, const mk_gltf_accessor *a
 /* Normalized integers map to [-1, 1] or [0, 1] (glTF 2.0 §3.11, table of
  * "normalized integer to float" conversions): signed values use
  * max(c / (2^(n-1) - 1), -1), unsigned c / (2^n - 1). */
+/* A signed normalized value: c / max, clamped at -1 (the most negative code). */
+static float snorm(float c, float max)
+{
+    float f = c / max;
+    return f < -1.0f ? -1.0f : f;
+}
+
 float mk_gltf_read_component(const uint8_t *p, mk_gltf_component_type type, bool normalized)
 {
     switch (type) {
     case MK_GLTF_BYTE: {
         int8_t v;
         memcpy(&v, p, 1);
-        if (!normalized)
-            return (float)v;
-        float f = (float)v / 127.0f;
-        return f < -1.0f ? -1.0f : f;
+        return normalized ? snorm((float)v, 127.0f) : (float)v;
     }
     case MK_GLTF_UNSIGNED_BYTE:
         return normalized ? (float)p[0] / 255.0f : (float)p[0];
     case MK_GLTF_SHORT: {
         int16_t v;
         memcpy(&v, p, 2);
-        if (!normalized)
-            return (float)v;
-        float f = (float)v / 32767.0f;
-        return f < -1.0f ? -1.0f : f;
+        return normalized ? snorm((float)v, 32767.0f) : (float)v;
     }
     case MK_GLTF_UNSIGNED_SHORT: {
         uint16_t v;

@@ -195,27 +195,19 @@ static mk_status build_frame_set(const mk_unit_build *b, mk_unit *u, mk_error *e
 
 /* ---- the load ------------------------------------------------------------ */
 
-static const char *last_component(const char *path)
-{
-    size_t n = strlen(path);
-    while (n > 1 && path[n - 1] == '/')
-        n--;
-    size_t i = n;
-    while (i > 0 && path[i - 1] != '/')
-        i--;
-    return path + i;
-}
-
+/* The folder's last path component, trailing slashes dropped ("a/b/" -> "b"). */
 static char *unit_name(const mk_allocator *a, const char *dir)
 {
-    const char *s = last_component(dir);
-    size_t n = strlen(s);
-    while (n > 1 && s[n - 1] == '/')
-        n--;
-    char *r = mk_alloc(a, n + 1);
+    size_t end = strlen(dir);
+    while (end > 1 && dir[end - 1] == '/')
+        end--;
+    size_t start = end;
+    while (start > 0 && dir[start - 1] != '/')
+        start--;
+    char *r = mk_alloc(a, end - start + 1);
     if (r) {
-        memcpy(r, s, n);
-        r[n] = '\0';
+        memcpy(r, dir + start, end - start);
+        r[end - start] = '\0';
     }
     return r;
 }

@@ -29,7 +29,8 @@ struct mk_scene {
     gltf_draw *draws;
     uint32_t draw_count;
     mk_track_clip *track_clip;
-    uint32_t *cursors;
+    uint32_t *cursors;  /* per track: forward playback costs O(1) (track.h) */
+    float *track_values; /* one full sample of track_clip */
     float *weights; /* per draw: its mesh's target count, at weight_offset[d] */
     float *node_trs; /* per node: translation, rotation, scale as animated now */
     uint32_t *weight_offset;
@@ -168,6 +169,34 @@ static void node_world(const mk_gltf *g, const float *trs, uint32_t node, float 
     }
 }
 
+/* Builds animation a's clip with its cursors and sample buffer, replacing the
+ * current ones; false (printed) when the clip cannot be built. */
+static bool build_track_clip(mk_scene *s, uint32_t a)
+{
+    mk_error err;
+    mk_track_clip *clip = NULL;
+    if (mk_gltf_build_track_clip(s->gltf, a, NULL, &clip, &err) != MK_OK) {
+        mk_cli_print_error(&err);
+        return false;
+    }
+    uint32_t *cursors = calloc(clip->track_count + 1, sizeof *cursors);
+    float *values = malloc(((size_t)clip->output_count + 1) * sizeof *values);
+    if (!cursors || !values) {
+        mk_cli_fail("out of memory");
+        free(cursors);
+        free(values);
+        mk_track_clip_destroy(clip);
+        return false;
+    }
+    mk_track_clip_destroy(s->track_clip);
+    free(s->cursors);
+    free(s->track_values);
+    s->track_clip = clip;
+    s->cursors = cursors;
+    s->track_values = values;
+    return true;
+}
+
 static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
 {
     mk_error err;
@@ -245,13 +274,8 @@ static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
         }
     }
     s->anim = anim;
-    if (g->animation_count) {
-        if (mk_gltf_build_track_clip(g, anim, NULL, &s->track_clip, &err) != MK_OK) {
-            mk_cli_print_error(&err);
-            return MK_EXIT_INVALID;
-        }
-        s->cursors = calloc(s->track_clip->track_count + 1, sizeof *s->cursors);
-    }
+    if (g->animation_count && !build_track_clip(s, anim))
+        return MK_EXIT_INVALID;
     mk_scene_seek(s, 0);
     return MK_EXIT_OK;
 }
@@ -304,6 +328,7 @@ void mk_scene_destroy(mk_scene *s)
     free(s->weights);
     free(s->node_trs);
     free(s->cursors);
+    free(s->track_values);
     mk_track_clip_destroy(s->track_clip);
     mk_gltf_destroy(s->gltf);
     free(s);
@@ -362,24 +387,9 @@ uint32_t mk_scene_anim(const mk_scene *s)
 
 void mk_scene_set_anim(mk_scene *s, uint32_t a)
 {
+    if (s->gltf && s->gltf->animation_count && !build_track_clip(s, a))
+        return; /* keeps the animation it had */
     s->anim = a;
-    if (s->gltf && s->gltf->animation_count) {
-        mk_error err;
-        mk_track_clip *clip = NULL;
-        if (mk_gltf_build_track_clip(s->gltf, a, NULL, &clip, &err) != MK_OK) {
-            mk_cli_print_error(&err);
-            return;
-        }
-        uint32_t *cursors = calloc(clip->track_count + 1, sizeof *cursors);
-        if (!cursors) {
-            mk_track_clip_destroy(clip);
-            return;
-        }
-        mk_track_clip_destroy(s->track_clip);
-        free(s->cursors);
-        s->track_clip = clip;
-        s->cursors = cursors;
-    }
     mk_scene_seek(s, 0);
 }
 
@@ -410,9 +420,7 @@ void mk_scene_seek(mk_scene *s, int64_t t)
     int64_t len = s->track_clip->duration_us;
     /* Loop: one run is [0, len]; later times wrap. */
     int64_t local = t <= len ? t : (len > 0 ? t % len : 0);
-    float *value = malloc(((size_t)s->track_clip->output_count + 1) * sizeof(float));
-    if (!value)
-        return;
+    float *value = s->track_values;
     const mk_gltf *g = s->gltf;
     for (uint32_t n = 0; n < g->node_count; n++) {
         memcpy(s->node_trs + 10 * (size_t)n, g->nodes[n].translation, 3 * sizeof(float));
@@ -421,7 +429,7 @@ void mk_scene_seek(mk_scene *s, int64_t t)
     }
     for (uint32_t k = 0; k < s->track_clip->track_count; k++) {
         const mk_track *tr = &s->track_clip->tracks[k];
-        mk_track_sample(tr, local, value);
+        mk_track_sample_cursor(tr, local, &s->cursors[k], value);
         if (tr->path != MK_TRACK_WEIGHTS) {
             /* node transforms: the TRS slot of the track's node */
             static const uint32_t slot[MK_TRACK_PATH_COUNT] = {0, 0, 3, 7};
@@ -437,7 +445,6 @@ void mk_scene_seek(mk_scene *s, int64_t t)
                        (n < tr->components ? n : tr->components) * sizeof(float));
             }
     }
-    free(value);
     for (uint32_t d = 0; d < s->draw_count; d++)
         node_world(g, s->node_trs, s->draws[d].node, s->draws[d].world);
 }
