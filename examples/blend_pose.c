@@ -22,8 +22,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", msg);
         return 1;
     }
-    int a = mk_unit_find_animation(unit, anim_name);
-    if (a < 0) {
+    uint32_t a = mk_unit_find_animation(unit, anim_name);
+    if (a == MK_NONE) {
         fprintf(stderr, "%s has no animation '%s'\n", unit->name, anim_name);
         mk_unit_destroy(unit);
         return 1;

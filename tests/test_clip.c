@@ -70,9 +70,9 @@ static void test_one_allocation_and_contents(void)
     CHECK_EQ_INT(a->interpolation, MK_INTERPOLATION_SMOOTH);
     CHECK_EQ_INT(a->length_us, 2 * MK_CLIP_DEFAULT_FRAME_TIME_US); /* next: last frame counts */
     CHECK_EQ_INT(x->length_us, 15000); /* held last frame does not count */
-    CHECK_EQ_INT(x->next_clip, MK_CLIP_NONE);
+    CHECK_EQ_INT(x->next_clip, MK_NONE);
     CHECK_EQ_INT(mk_clip_set_find(set, "Die"), 2);
-    CHECK_EQ_INT(mk_clip_set_find(set, "die"), MK_CLIP_NONE);
+    CHECK_EQ_INT(mk_clip_set_find(set, "die"), MK_NONE);
     CHECK(strcmp(mk_interpolation_name(MK_INTERPOLATION_STEP), "step") == 0);
     mk_clip_set_destroy(set);
     CHECK_EQ_INT(cnt.frees, 1);

@@ -260,7 +260,7 @@ static void test_step_byte_weights(void)
         CHECK_EQ_INT(c->track_count, 1);
         CHECK_EQ_INT(c->duration_us, 2250000);
         const mk_track *t = &c->tracks[0];
-        CHECK(t->interpolation == MK_TRACK_INTERP_STEP && t->components == 2 && t->target == 0);
+        CHECK(t->interpolation == MK_INTERPOLATION_STEP && t->components == 2 && t->target == 0);
         float w[2];
         /* 51/255 = 0.2, 102/255 = 0.4 hold from 1.5 s to just before 2.25 s */
         mk_track_sample(t, 1500000, w);

@@ -58,13 +58,13 @@ static void check_morph_cube(const char *path, bool glb)
     CHECK_EQ_INT(g->mesh_count, 1);
     CHECK_EQ_INT(g->meshes[0].target_count, 2);
     const mk_gltf_primitive *p = &g->meshes[0].primitives[0];
-    CHECK(p->normal != MK_GLTF_NONE && p->tangent != MK_GLTF_NONE);
-    CHECK(p->targets[0].tangent != MK_GLTF_NONE);
+    CHECK(p->normal != MK_NONE && p->tangent != MK_NONE);
+    CHECK(p->targets[0].tangent != MK_NONE);
     CHECK(strcmp(g->accessors[p->targets[0].position].name, "thin") == 0);
     CHECK(strcmp(g->accessors[p->targets[1].position].name, "angle") == 0);
     CHECK_EQ_INT(g->animation_count, 1);
     CHECK(strcmp(g->animations[0].name, "Square") == 0);
-    CHECK(g->animations[0].samplers[0].interpolation == MK_TRACK_INTERP_LINEAR);
+    CHECK(g->animations[0].samplers[0].interpolation == MK_INTERPOLATION_LINEAR);
     CHECK_EQ_INT(g->accessors[g->animations[0].samplers[0].input].count, 127);
 
     float w[2] = {0, 0};
@@ -126,7 +126,7 @@ static void test_animated_morph_cube_quantized(void)
     const mk_gltf_primitive *p = &g->meshes[0].primitives[0];
     CHECK(g->accessors[p->position].component_type == MK_GLTF_UNSIGNED_SHORT);
     CHECK(g->accessors[p->normal].stride == 4);
-    CHECK(p->tangent == MK_GLTF_NONE);
+    CHECK(p->tangent == MK_NONE);
     float w[2] = {0, 0};
     sample_channel(g, 0, 0, MK_TRACK_WEIGHTS, 2500000, w);
     CHECK_NEAR(w[0], 112.0 / 255.0, 1e-6);
@@ -300,8 +300,8 @@ static void check_interpolation(const char *path)
         return;
     CHECK_EQ_INT(g->animation_count, 9);
     CHECK(strcmp(g->animations[2].name, "CubicSpline Scale") == 0);
-    CHECK(g->animations[0].samplers[0].interpolation == MK_TRACK_INTERP_STEP);
-    CHECK(g->animations[2].samplers[0].interpolation == MK_TRACK_INTERP_CUBICSPLINE);
+    CHECK(g->animations[0].samplers[0].interpolation == MK_INTERPOLATION_STEP);
+    CHECK(g->animations[2].samplers[0].interpolation == MK_INTERPOLATION_CUBICSPLINE);
     float v[4];
     if (sample_channel(g, 0, 0, MK_TRACK_SCALE, 500000, v))
         CHECK_NEAR(v[0], 0.5, 0);

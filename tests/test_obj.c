@@ -140,7 +140,7 @@ static void test_corner_forms(void)
         check_tri(o->corner_position, t, 0, 1, 2);
     CHECK(o->corner_texcoord && o->corner_normal);
     if (o->corner_texcoord && o->corner_normal) {
-        const uint32_t N = MK_OBJ_NONE;
+        const uint32_t N = MK_NONE;
         check_tri(o->corner_texcoord, 0, N, N, N);
         check_tri(o->corner_texcoord, 1, 0, 0, 0);
         check_tri(o->corner_texcoord, 2, N, N, N);
@@ -178,7 +178,7 @@ static void test_negative_indices(void)
     check_tri(o->corner_texcoord, 0, 0, 1, 1);
     check_tri(o->corner_normal, 0, 0, 0, 0);
     check_tri(o->corner_position, 1, 0, 3, 1);
-    CHECK_EQ_INT(o->corner_texcoord[3], MK_OBJ_NONE);
+    CHECK_EQ_INT(o->corner_texcoord[3], MK_NONE);
     mk_obj_destroy(o);
 }
 

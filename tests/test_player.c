@@ -17,12 +17,12 @@ static void test_size_and_rest(void)
     mk_player_init(&p, set);
     mk_player_state st;
     mk_player_get_state(&p, &st);
-    CHECK_EQ_INT(st.clip, MK_CLIP_NONE);
+    CHECK_EQ_INT(st.clip, MK_NONE);
     mk_pose pose;
     mk_player_pose(&p, &pose);
     CHECK_EQ_INT(pose.count, 0);
     mk_player_advance(&p, 500 * MS, NULL); /* at rest: nothing happens */
-    CHECK_EQ_INT(mk_player_clip(&p), MK_CLIP_NONE);
+    CHECK_EQ_INT(mk_player_clip(&p), MK_NONE);
     CHECK(!mk_player_play_name(&p, "a", NULL)); /* names are case-sensitive */
     CHECK(mk_player_play_name(&p, "A", NULL));
     CHECK_STATE(&p, A, 0, A, 1, 0.0);
@@ -243,7 +243,7 @@ static void test_switch_mid_blend(void)
     CHECK_EQ_INT(pose.frames[1], 1); /* still blending towards A's frame 1 */
     mk_player_advance(&p, 1 * MS, NULL); /* 100: B starts instead of A1 */
     CHECK_STATE(&p, B, 0, B, 1, 0.0);
-    CHECK_EQ_INT(mk_player_pending(&p), MK_CLIP_NONE);
+    CHECK_EQ_INT(mk_player_pending(&p), MK_NONE);
     mk_player_advance(&p, 50 * MS, NULL);
     CHECK_STATE(&p, B, 0, B, 1, 0.5);
     /* the same in one advance that crosses the switch */
@@ -296,10 +296,10 @@ static void test_request_for_playing_clip(void)
     mk_player_advance(&p, 50 * MS, NULL);
     mk_player_play(&p, B, NULL); /* does nothing: no restart */
     CHECK_STATE(&p, B, 0, B, 1, 0.5);
-    CHECK_EQ_INT(mk_player_pending(&p), MK_CLIP_NONE);
+    CHECK_EQ_INT(mk_player_pending(&p), MK_NONE);
     mk_player_play(&p, A, NULL);
     mk_player_play(&p, B, NULL); /* the standing request is B, still playing: cancels A */
-    CHECK_EQ_INT(mk_player_pending(&p), MK_CLIP_NONE);
+    CHECK_EQ_INT(mk_player_pending(&p), MK_NONE);
     mk_player_advance(&p, 50 * MS, NULL);
     CHECK_STATE(&p, B, 1, B, 0, 0.0);
     mk_clip_set_destroy(set);
@@ -317,7 +317,7 @@ static void test_finished_once_switches_at_once(void)
     mk_player_play(&p, B, NULL); /* no segment to wait for */
     CHECK_STATE(&p, B, 0, B, 1, 0.0);
     CHECK(!mk_player_finished(&p));
-    CHECK_EQ_INT(mk_player_pending(&p), MK_CLIP_NONE);
+    CHECK_EQ_INT(mk_player_pending(&p), MK_NONE);
     /* a request made while the once clip still plays waits for the segment */
     mk_player_init(&p, set);
     mk_player_play(&p, C, NULL);

@@ -8,7 +8,7 @@
 
 #define MK_PI 3.14159265358979323846
 
-static mk_track_clip *one_track(mk_track_path path, mk_track_interpolation interp, uint32_t keys,
+static mk_track_clip *one_track(mk_track_path path, mk_interpolation interp, uint32_t keys,
                                 uint32_t comps, const int64_t *times, const float *values)
 {
     mk_track_desc d = {path, interp, 0, keys, comps};
@@ -17,7 +17,7 @@ static mk_track_clip *one_track(mk_track_path path, mk_track_interpolation inter
     CHECK(mk_track_clip_create(&d, 1, NULL, &c, &err) == MK_OK);
     if (!c)
         return NULL;
-    size_t n = (size_t)keys * comps * (interp == MK_TRACK_INTERP_CUBICSPLINE ? 3 : 1);
+    size_t n = (size_t)keys * comps * (interp == MK_INTERPOLATION_CUBICSPLINE ? 3 : 1);
     memcpy(c->tracks[0].times_us, times, keys * sizeof(int64_t));
     memcpy(c->tracks[0].values, values, n * sizeof(float));
     CHECK(mk_track_clip_validate(c, &err) == MK_OK);
@@ -30,7 +30,7 @@ static const int64_t times3[3] = {500000, 2500000, 3000000};
 static void test_step_weights(void)
 {
     const float v[6] = {0, 1, 1, 0, 0.25f, 0.75f};
-    mk_track_clip *c = one_track(MK_TRACK_WEIGHTS, MK_TRACK_INTERP_STEP, 3, 2, times3, v);
+    mk_track_clip *c = one_track(MK_TRACK_WEIGHTS, MK_INTERPOLATION_STEP, 3, 2, times3, v);
     const mk_track *t = &c->tracks[0];
     float o[2];
     mk_track_sample(t, 0, o); /* before the first key: first value */
@@ -53,7 +53,7 @@ static void test_step_weights(void)
 static void test_linear_weights(void)
 {
     const float v[6] = {0, 1, 1, 0, 0.25f, 0.75f};
-    mk_track_clip *c = one_track(MK_TRACK_WEIGHTS, MK_TRACK_INTERP_LINEAR, 3, 2, times3, v);
+    mk_track_clip *c = one_track(MK_TRACK_WEIGHTS, MK_INTERPOLATION_LINEAR, 3, 2, times3, v);
     float o[2];
     /* 1.0 s is a quarter of the way from 0.5 s to 2.5 s. */
     mk_track_sample(&c->tracks[0], 1000000, o);
@@ -77,7 +77,7 @@ static void test_cubic_weights(void)
     const int64_t t2[2] = {500000, 2500000};
     /* one weight: a v b per key */
     const float v[6] = {9, 1, 0.5f, -1, 3, 4};
-    mk_track_clip *c = one_track(MK_TRACK_WEIGHTS, MK_TRACK_INTERP_CUBICSPLINE, 2, 1, t2, v);
+    mk_track_clip *c = one_track(MK_TRACK_WEIGHTS, MK_INTERPOLATION_CUBICSPLINE, 2, 1, t2, v);
     float o;
     mk_track_sample(&c->tracks[0], 1500000, &o);
     CHECK_NEAR(o, 2.375, 1e-6);
@@ -96,7 +96,7 @@ static void test_rotation_slerp_and_cubic(void)
     const float s45 = (float)sin(MK_PI / 4), c45 = (float)cos(MK_PI / 4);
     /* identity to 90 degrees about z */
     const float q[8] = {0, 0, 0, 1, 0, 0, s45, c45};
-    mk_track_clip *c = one_track(MK_TRACK_ROTATION, MK_TRACK_INTERP_LINEAR, 2, 4, t2, q);
+    mk_track_clip *c = one_track(MK_TRACK_ROTATION, MK_INTERPOLATION_LINEAR, 2, 4, t2, q);
     float o[4];
     mk_track_sample(&c->tracks[0], 500000, o); /* 45 degrees: slerp, not nlerp */
     CHECK_NEAR(o[2], sin(MK_PI / 8), 1e-6);
@@ -107,7 +107,7 @@ static void test_rotation_slerp_and_cubic(void)
     mk_track_clip_destroy(c);
     /* The second key negated is the same rotation: take the short arc. */
     const float qn[8] = {0, 0, 0, 1, 0, 0, -s45, -c45};
-    c = one_track(MK_TRACK_ROTATION, MK_TRACK_INTERP_LINEAR, 2, 4, t2, qn);
+    c = one_track(MK_TRACK_ROTATION, MK_INTERPOLATION_LINEAR, 2, 4, t2, qn);
     mk_track_sample(&c->tracks[0], 500000, o);
     CHECK_NEAR(fabs(o[2]), sin(MK_PI / 8), 1e-6);
     CHECK_NEAR(fabs(o[3]), cos(MK_PI / 8), 1e-6);
@@ -115,7 +115,7 @@ static void test_rotation_slerp_and_cubic(void)
     /* Cubic with zero tangents at s = 0.5: (q0 + q1) / 2, then normalized. */
     const float qc[24] = {0, 0, 0, 0, 0, 0, 0,   1,   0, 0, 0, 0,
                           0, 0, 0, 0, 0, 0, s45, c45, 0, 0, 0, 0};
-    c = one_track(MK_TRACK_ROTATION, MK_TRACK_INTERP_CUBICSPLINE, 2, 4, t2, qc);
+    c = one_track(MK_TRACK_ROTATION, MK_INTERPOLATION_CUBICSPLINE, 2, 4, t2, qc);
     mk_track_sample(&c->tracks[0], 500000, o);
     double len = sqrt(s45 * s45 / 4.0 + (1 + c45) * (1 + c45) / 4.0);
     CHECK_NEAR(o[2], s45 / 2.0 / len, 1e-6);
@@ -134,7 +134,7 @@ static void test_cursor_matches_search(void)
         v[3 * k + 1] = (float)(k * k);
         v[3 * k + 2] = -(float)k;
     }
-    mk_track_clip *c = one_track(MK_TRACK_TRANSLATION, MK_TRACK_INTERP_LINEAR, K, 3, t, v);
+    mk_track_clip *c = one_track(MK_TRACK_TRANSLATION, MK_INTERPOLATION_LINEAR, K, 3, t, v);
     uint32_t cursor = 0;
     uint32_t seed = 12345;
     for (int i = 0; i < 3000; i++) {
@@ -157,7 +157,7 @@ static void test_state_loops_and_holds(void)
 {
     const int64_t t2[2] = {0, 1000000};
     const float v[2] = {0, 1};
-    mk_track_clip *c = one_track(MK_TRACK_WEIGHTS, MK_TRACK_INTERP_LINEAR, 2, 1, t2, v);
+    mk_track_clip *c = one_track(MK_TRACK_WEIGHTS, MK_INTERPOLATION_LINEAR, 2, 1, t2, v);
     uint32_t cur[1];
     mk_track_clip_state st, st2;
     mk_track_clip_state_init(&st, c, true, cur);
@@ -189,11 +189,11 @@ static void test_validate_and_create_errors(void)
 {
     mk_error err;
     mk_track_clip *c = NULL;
-    mk_track_desc bad_rot = {MK_TRACK_ROTATION, MK_TRACK_INTERP_LINEAR, 0, 2, 3};
+    mk_track_desc bad_rot = {MK_TRACK_ROTATION, MK_INTERPOLATION_LINEAR, 0, 2, 3};
     CHECK(mk_track_clip_create(&bad_rot, 1, NULL, &c, &err) == MK_ERR_INVALID_ARGUMENT && !c);
-    mk_track_desc no_keys = {MK_TRACK_WEIGHTS, MK_TRACK_INTERP_LINEAR, 0, 0, 2};
+    mk_track_desc no_keys = {MK_TRACK_WEIGHTS, MK_INTERPOLATION_LINEAR, 0, 0, 2};
     CHECK(mk_track_clip_create(&no_keys, 1, NULL, &c, &err) == MK_ERR_INVALID_ARGUMENT && !c);
-    mk_track_desc ok = {MK_TRACK_SCALE, MK_TRACK_INTERP_STEP, 0, 3, 3};
+    mk_track_desc ok = {MK_TRACK_SCALE, MK_INTERPOLATION_STEP, 0, 3, 3};
     CHECK(mk_track_clip_create(&ok, 1, NULL, &c, &err) == MK_OK);
     c->tracks[0].times_us[0] = 0;
     c->tracks[0].times_us[1] = 10;
@@ -213,7 +213,7 @@ static void test_validate_and_create_errors(void)
     mk_track_clip_state_advance(&st, 12345);
     CHECK_EQ_INT(st.time_us, 0);
     mk_track_clip_destroy(c);
-    CHECK(strcmp(mk_track_interpolation_name(MK_TRACK_INTERP_CUBICSPLINE), "CUBICSPLINE") == 0);
+    CHECK(strcmp(mk_interpolation_name(MK_INTERPOLATION_CUBICSPLINE), "cubicspline") == 0);
     CHECK(strcmp(mk_track_path_name(MK_TRACK_WEIGHTS), "weights") == 0);
 }
 

@@ -25,13 +25,11 @@
 
 #include "morphkit/allocator.h"
 #include "morphkit/error.h"
+#include "morphkit/interpolation.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* "No clip": an id that names nothing (a player at rest, no Next clip). */
-#define MK_CLIP_NONE UINT32_MAX
 
 /* Longest allowed frame duration: 2^40 us (about 12.7 days). Keeping
  * durations this small lets the player add any time step without overflow. */
@@ -39,16 +37,6 @@ extern "C" {
 
 /* Default frame duration (DESIGN.md "FrameTime ... 100" ms). */
 #define MK_CLIP_DEFAULT_FRAME_TIME_US 100000
-
-typedef enum mk_interpolation {
-    MK_INTERPOLATION_LINEAR = 0, /* w = t / D: two-entry poses */
-    MK_INTERPOLATION_STEP,       /* every frame held for its duration: one-entry poses */
-    MK_INTERPOLATION_SMOOTH,     /* cubic through neighbouring frames: four-entry poses */
-    MK_INTERPOLATION_COUNT
-} mk_interpolation;
-
-/* A stable lower-case name ("linear", "step", "smooth"). */
-MK_API const char *mk_interpolation_name(mk_interpolation interpolation);
 
 /* ---- descriptors (input to mk_clip_set_create; zero = default) ---------- */
 
@@ -95,7 +83,7 @@ typedef struct mk_clip {
     const char *name;
     uint32_t frame_count;
     uint32_t loop_frame;           /* clip-local; meaningful when !once */
-    uint32_t next_clip;            /* with once: clip id, else MK_CLIP_NONE */
+    uint32_t next_clip;            /* with once: clip id, else MK_NONE */
     bool once;
     bool loop_has_events;          /* some event lies on a frame >= loop_frame */
     mk_interpolation interpolation;
@@ -131,7 +119,7 @@ MK_API mk_status mk_clip_set_create(const mk_clip_set_desc *desc, const mk_alloc
                                     mk_clip_set **out, mk_error *err);
 MK_API void mk_clip_set_destroy(mk_clip_set *set);
 
-/* Clip id by exact (case-sensitive) name, or MK_CLIP_NONE. */
+/* Clip id by exact (case-sensitive) name, or MK_NONE. */
 MK_API uint32_t mk_clip_set_find(const mk_clip_set *set, const char *name);
 
 #ifdef __cplusplus

@@ -7,6 +7,10 @@
 #define MK_VERSION_PATCH 0
 #define MK_VERSION_STRING "0.1.0"
 
+/* The one "none" value of the API: an index or id that names nothing (no
+ * clip, no accessor, a corner without a normal, a name that was not found). */
+#define MK_NONE 0xFFFFFFFFu
+
 /* Shared builds export only the API; static builds and consumers of them see
  * plain declarations. */
 #if defined(MK_BUILDING_SHARED) && defined(__GNUC__)

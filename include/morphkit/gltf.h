@@ -4,7 +4,7 @@
  * The result mirrors the glTF JSON (buffers, bufferViews, accessors incl.
  * sparse, meshes with primitives and morph targets, nodes, scenes,
  * animations) as plain arrays with `_count` beside them. Indices between
- * objects are uint32_t; MK_GLTF_NONE marks an absent one. Everything the
+ * objects are uint32_t; MK_NONE marks an absent one. Everything the
  * loader returns is checked: every index is in range, every accessor (and
  * sparse part) lies inside its bufferView and buffer, every sparse index is
  * below the accessor count and the indices strictly increase, all sizes are
@@ -56,8 +56,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define MK_GLTF_NONE UINT32_MAX
 
 /* accessor.componentType values, as in the file (§3.6.2.2). */
 typedef enum mk_gltf_component_type {
@@ -125,7 +123,7 @@ typedef struct mk_gltf_accessor_sparse {
 } mk_gltf_accessor_sparse;
 
 typedef struct mk_gltf_accessor {
-    uint32_t buffer_view; /* MK_GLTF_NONE: all zeros (then sparse values, if any) */
+    uint32_t buffer_view; /* MK_NONE: all zeros (then sparse values, if any) */
     size_t byte_offset;
     mk_gltf_component_type component_type;
     bool normalized;
@@ -140,7 +138,7 @@ typedef struct mk_gltf_accessor {
     char *name;
 } mk_gltf_accessor;
 
-/* One morph target of a primitive: accessor indices or MK_GLTF_NONE. */
+/* One morph target of a primitive: accessor indices or MK_NONE. */
 typedef struct mk_gltf_target {
     uint32_t position, normal, tangent;
 } mk_gltf_target;
@@ -188,7 +186,7 @@ typedef struct mk_gltf_scene {
 typedef struct mk_gltf_sampler {
     uint32_t input; /* accessor: SCALAR FLOAT times in seconds */
     uint32_t output; /* accessor */
-    mk_track_interpolation interpolation;
+    mk_interpolation interpolation;
 } mk_gltf_sampler;
 
 typedef struct mk_gltf_channel {

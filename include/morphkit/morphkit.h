@@ -5,6 +5,7 @@
 #include "morphkit/config.h"
 #include "morphkit/error.h"
 #include "morphkit/allocator.h"
+#include "morphkit/interpolation.h"
 #include "morphkit/mesh.h"
 #include "morphkit/frame_set.h"
 #include "morphkit/blend.h"

@@ -23,7 +23,7 @@
  * (-1 is the latest), as the OBJ specification says. All corners of one face
  * must have the same form (`f 1/1 2 3` is an error: exporters never mix);
  * different faces may use different forms, and corners without a vt or vn
- * get MK_OBJ_NONE.
+ * get MK_NONE.
  *
  * The result keeps the file's own numbering: positions in `v` order, normals
  * in `vn` order, and per triangle corner the 0-based `v`, `vt` and `vn`
@@ -56,9 +56,6 @@
 extern "C" {
 #endif
 
-/* Index value for a corner without a texture coordinate or normal. */
-#define MK_OBJ_NONE UINT32_MAX
-
 typedef struct mk_obj_options {
     const mk_allocator *allocator; /* NULL: malloc */
     uint32_t max_elements; /* cap on v, vt, vn and triangle counts each; 0: 1 << 26.
@@ -79,7 +76,7 @@ typedef struct mk_obj {
     float *texcoords;        /* texcoord_count * 2 (u v; a third value is ignored) */
     float *normals;          /* normal_count * 3, as written (not re-normalized) */
     uint32_t *corner_position; /* triangle_count * 3, 0-based `v` index */
-    uint32_t *corner_texcoord; /* triangle_count * 3 `vt` index or MK_OBJ_NONE;
+    uint32_t *corner_texcoord; /* triangle_count * 3 `vt` index or MK_NONE;
                                   NULL when no corner has one */
     uint32_t *corner_normal;   /* likewise for `vn` */
     uint32_t *triangle_line;   /* triangle_count: the 1-based line of its `f` */

@@ -107,9 +107,9 @@ typedef struct mk_player {
     int64_t time_us;          /* clip time into the current frame, < duration_us */
     int64_t duration_us;      /* the current frame's duration (cached) */
     int64_t prev_duration_us; /* smooth: time from the previous frame to this one */
-    uint32_t clip;            /* current clip id, or MK_CLIP_NONE at rest */
+    uint32_t clip;            /* current clip id, or MK_NONE at rest */
     uint32_t frame;           /* clip-local current frame */
-    uint32_t pending;         /* requested clip id, or MK_CLIP_NONE */
+    uint32_t pending;         /* requested clip id, or MK_NONE */
     uint32_t prev_frame;      /* smooth: frame-set index of the previous frame */
     uint32_t speed_q16;       /* speed * 65536 */
     uint16_t speed_frac;      /* leftover fraction of a microsecond, in 1/65536 */
@@ -150,11 +150,11 @@ MK_API void mk_player_pose(const mk_player *player, mk_pose *out);
 
 /* A snapshot of what the player shows, for tools and tests. */
 typedef struct mk_player_state {
-    uint32_t clip;        /* MK_CLIP_NONE at rest (all else zero then) */
+    uint32_t clip;        /* MK_NONE at rest (all else zero then) */
     uint32_t frame;       /* clip-local current frame */
     uint32_t next_clip;   /* clip of the successor (differs from clip across Next) */
     uint32_t next_frame;  /* clip-local successor frame (the current one when finished) */
-    uint32_t pending;     /* requested clip not yet started, or MK_CLIP_NONE */
+    uint32_t pending;     /* requested clip not yet started, or MK_NONE */
     bool finished;        /* holding the last frame of a finished once clip */
     float weight;         /* t / D for a blended frame; 0 when held */
     int64_t time_us;      /* clip time into the current frame */

@@ -35,17 +35,11 @@
 
 #include "morphkit/allocator.h"
 #include "morphkit/error.h"
+#include "morphkit/interpolation.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum mk_track_interpolation {
-    MK_TRACK_INTERP_STEP = 0,
-    MK_TRACK_INTERP_LINEAR,
-    MK_TRACK_INTERP_CUBICSPLINE,
-    MK_TRACK_INTERP_COUNT
-} mk_track_interpolation;
 
 typedef enum mk_track_path {
     MK_TRACK_WEIGHTS = 0, /* components = number of morph targets */
@@ -57,7 +51,7 @@ typedef enum mk_track_path {
 
 typedef struct mk_track_desc {
     mk_track_path path;
-    mk_track_interpolation interpolation;
+    mk_interpolation interpolation;
     uint32_t target; /* what it animates (glTF: the node index); not interpreted */
     uint32_t key_count; /* >= 1 */
     uint32_t components; /* >= 1; must be 3 / 4 / 3 for translation / rotation / scale */
@@ -65,7 +59,7 @@ typedef struct mk_track_desc {
 
 typedef struct mk_track {
     mk_track_path path;
-    mk_track_interpolation interpolation;
+    mk_interpolation interpolation;
     uint32_t target;
     uint32_t key_count;
     uint32_t components;
@@ -135,7 +129,6 @@ MK_API void mk_track_clip_state_advance(mk_track_clip_state *state, int64_t dt_u
  * floats, track i at tracks[i].value_offset). */
 MK_API void mk_track_clip_state_sample(mk_track_clip_state *state, float *out);
 
-MK_API const char *mk_track_interpolation_name(mk_track_interpolation interpolation);
 MK_API const char *mk_track_path_name(mk_track_path path);
 
 #ifdef __cplusplus

@@ -154,7 +154,7 @@ typedef struct mk_unit {
     uint32_t *source_index;     /* frames->vertex_count entries: each vertex's `v` index */
     uint32_t normal_count;      /* `vn` count of the first frame (0 without normals) */
     uint32_t *normal_vertex;    /* normal_count entries: a render vertex using that `vn`
-                                   in the first frame, or UINT32_MAX when none does */
+                                   in the first frame, or MK_NONE when none does */
     uint64_t bytes_on_disk;     /* sum of the frame files' sizes */
     mk_allocator allocator;
 } mk_unit;
@@ -181,8 +181,8 @@ MK_API void mk_unit_to_source_order(const mk_unit *unit, const float *render, fl
  * face uses). Nothing is written when the unit has no normals. */
 MK_API void mk_unit_normals_to_source_order(const mk_unit *unit, const float *render, float *out);
 
-/* Index of an animation by exact name, or -1. */
-MK_API int mk_unit_find_animation(const mk_unit *unit, const char *name);
+/* Index of an animation by exact name, or MK_NONE. */
+MK_API uint32_t mk_unit_find_animation(const mk_unit *unit, const char *name);
 
 #ifdef __cplusplus
 }

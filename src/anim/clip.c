@@ -14,6 +14,7 @@ const char *mk_interpolation_name(mk_interpolation interpolation)
     case MK_INTERPOLATION_LINEAR: return "linear";
     case MK_INTERPOLATION_STEP: return "step";
     case MK_INTERPOLATION_SMOOTH: return "smooth";
+    case MK_INTERPOLATION_CUBICSPLINE: return "cubicspline";
     default: return "unknown";
     }
 }
@@ -23,7 +24,7 @@ static uint32_t find_desc(const mk_clip_set_desc *desc, const char *name)
     for (uint32_t i = 0; i < desc->clip_count; i++)
         if (strcmp(desc->clips[i].name, name) == 0)
             return i;
-    return MK_CLIP_NONE;
+    return MK_NONE;
 }
 
 static mk_status check_clip(const mk_clip_set_desc *desc, uint32_t ci, mk_error *err)
@@ -38,7 +39,8 @@ static mk_status check_clip(const mk_clip_set_desc *desc, uint32_t ci, mk_error 
     if (c->frame_count == 0)
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0, "clip '%s' has no frames",
                             c->name);
-    if ((unsigned)c->interpolation >= MK_INTERPOLATION_COUNT)
+    if ((unsigned)c->interpolation >= MK_INTERPOLATION_COUNT ||
+        c->interpolation == MK_INTERPOLATION_CUBICSPLINE)
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                             "clip '%s': bad interpolation %d", c->name, (int)c->interpolation);
     if (c->frame_time_us < 0 || c->frame_time_us > MK_CLIP_MAX_DURATION_US)
@@ -68,7 +70,7 @@ static mk_status check_clip(const mk_clip_set_desc *desc, uint32_t ci, mk_error 
         if (!c->once)
             return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                                 "clip '%s': next '%s' needs once", c->name, c->next);
-        if (find_desc(desc, c->next) == MK_CLIP_NONE)
+        if (find_desc(desc, c->next) == MK_NONE)
             return mk_error_set(err, MK_ERR_NOT_FOUND, NULL, 0,
                                 "clip '%s': next clip '%s' does not exist", c->name, c->next);
     }
@@ -138,7 +140,7 @@ static bool layout(const mk_clip_set_desc *desc, char *base, size_t *total)
         c->frame_count = n;
         c->once = d->once;
         c->loop_frame = d->once ? 0 : d->loop_frame;
-        c->next_clip = d->next ? find_desc(desc, d->next) : MK_CLIP_NONE;
+        c->next_clip = d->next ? find_desc(desc, d->next) : MK_NONE;
         c->interpolation = d->interpolation;
         c->cycle_us = 0;
         c->length_us = 0;
@@ -188,7 +190,7 @@ mk_status mk_clip_set_create(const mk_clip_set_desc *desc, const mk_allocator *a
     *out = NULL;
     if (!desc || desc->clip_count == 0 || !desc->clips)
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0, "a clip set needs clips");
-    if (desc->clip_count >= MK_CLIP_NONE)
+    if (desc->clip_count >= MK_NONE)
         return mk_error_set(err, MK_ERR_LIMIT, NULL, 0, "too many clips");
     for (uint32_t ci = 0; ci < desc->clip_count; ci++) {
         mk_status st = check_clip(desc, ci, err);
@@ -224,5 +226,5 @@ uint32_t mk_clip_set_find(const mk_clip_set *set, const char *name)
     for (uint32_t i = 0; i < set->clip_count; i++)
         if (strcmp(set->clips[i].name, name) == 0)
             return i;
-    return MK_CLIP_NONE;
+    return MK_NONE;
 }

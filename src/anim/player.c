@@ -23,7 +23,7 @@ static inline const mk_clip *clip_of(const mk_player *p, uint32_t id)
 /* True when frame f of c, once current, finishes the clip (held for good). */
 static inline bool ends_clip(const mk_clip *c, uint32_t f)
 {
-    return c->once && c->next_clip == MK_CLIP_NONE && f + 1 == c->frame_count;
+    return c->once && c->next_clip == MK_NONE && f + 1 == c->frame_count;
 }
 
 /* The frame that follows (clip, frame) when nothing is requested. For a
@@ -37,7 +37,7 @@ static void successor(const mk_clip_set *set, uint32_t clip, uint32_t frame, uin
         *out_frame = frame + 1;
     else if (!c->once)
         *out_frame = c->loop_frame;
-    else if (c->next_clip != MK_CLIP_NONE) {
+    else if (c->next_clip != MK_NONE) {
         *out_clip = c->next_clip;
         *out_frame = 0;
     } else
@@ -84,7 +84,7 @@ static void enter(mk_player *p, uint32_t clip, uint32_t frame, bool cut, const m
 static void start(mk_player *p, uint32_t clip, const mk_event_sink *sink)
 {
     p->flags &= (uint16_t)~FLAG_FINISHED;
-    p->pending = MK_CLIP_NONE;
+    p->pending = MK_NONE;
     p->time_us = 0;
     enter(p, clip, 0, true, sink);
 }
@@ -98,10 +98,10 @@ static void step(mk_player *p, const mk_event_sink *sink)
     const int64_t old_duration = p->duration_us;
     uint32_t clip, frame;
     bool cut = holds(c, p->frame);
-    if (p->pending != MK_CLIP_NONE) {
+    if (p->pending != MK_NONE) {
         clip = p->pending;
         frame = 0;
-        p->pending = MK_CLIP_NONE;
+        p->pending = MK_NONE;
         cut = true;
     } else {
         successor(p->clips, p->clip, p->frame, &clip, &frame);
@@ -126,7 +126,7 @@ static void cross(mk_player *p, const mk_event_sink *sink)
          * one. One is still walked so that the smooth-curve history (the
          * previous frame) is what a full walk would leave. */
         const mk_clip *c = clip_of(p, p->clip);
-        if (p->time_us >= p->duration_us && p->pending == MK_CLIP_NONE && !c->once &&
+        if (p->time_us >= p->duration_us && p->pending == MK_NONE && !c->once &&
             p->frame >= c->loop_frame && !(emit && c->loop_has_events) &&
             p->time_us >= 2 * c->cycle_us)
             p->time_us = c->cycle_us + p->time_us % c->cycle_us;
@@ -149,9 +149,9 @@ void mk_player_init(mk_player *p, const mk_clip_set *clips)
     p->time_us = 0;
     p->duration_us = 0;
     p->prev_duration_us = 0;
-    p->clip = MK_CLIP_NONE;
+    p->clip = MK_NONE;
     p->frame = 0;
-    p->pending = MK_CLIP_NONE;
+    p->pending = MK_NONE;
     p->prev_frame = 0;
     p->speed_q16 = 65536;
     p->speed_frac = 0;
@@ -161,10 +161,10 @@ void mk_player_init(mk_player *p, const mk_clip_set *clips)
 void mk_player_play(mk_player *p, uint32_t clip, const mk_event_sink *sink)
 {
     assert(p && clip < p->clips->clip_count);
-    if (p->clip == MK_CLIP_NONE || (p->flags & FLAG_FINISHED))
+    if (p->clip == MK_NONE || (p->flags & FLAG_FINISHED))
         start(p, clip, sink);
     else if (clip == p->clip)
-        p->pending = MK_CLIP_NONE; /* the standing request is the clip playing */
+        p->pending = MK_NONE; /* the standing request is the clip playing */
     else
         p->pending = clip;
 }
@@ -172,7 +172,7 @@ void mk_player_play(mk_player *p, uint32_t clip, const mk_event_sink *sink)
 bool mk_player_play_name(mk_player *p, const char *name, const mk_event_sink *sink)
 {
     uint32_t id = mk_clip_set_find(p->clips, name);
-    if (id == MK_CLIP_NONE)
+    if (id == MK_NONE)
         return false;
     mk_player_play(p, id, sink);
     return true;
@@ -181,7 +181,7 @@ bool mk_player_play_name(mk_player *p, const char *name, const mk_event_sink *si
 void mk_player_advance(mk_player *p, int64_t dt_us, const mk_event_sink *sink)
 {
     assert(p && dt_us >= 0);
-    if (p->clip == MK_CLIP_NONE)
+    if (p->clip == MK_NONE)
         return;
     while (dt_us > 0) {
         const int64_t part = dt_us < PART_US ? dt_us : PART_US;
@@ -228,7 +228,7 @@ bool mk_player_finished(const mk_player *p)
 
 float mk_player_weight(const mk_player *p)
 {
-    if (p->clip == MK_CLIP_NONE || (p->flags & FLAG_FINISHED) ||
+    if (p->clip == MK_NONE || (p->flags & FLAG_FINISHED) ||
         holds(clip_of(p, p->clip), p->frame))
         return 0.0f;
     return (float)((double)p->time_us / (double)p->duration_us);
@@ -236,8 +236,8 @@ float mk_player_weight(const mk_player *p)
 
 void mk_player_get_state(const mk_player *p, mk_player_state *out)
 {
-    *out = (mk_player_state){MK_CLIP_NONE, 0, MK_CLIP_NONE, 0, MK_CLIP_NONE, false, 0.0f, 0, 0};
-    if (p->clip == MK_CLIP_NONE)
+    *out = (mk_player_state){MK_NONE, 0, MK_NONE, 0, MK_NONE, false, 0.0f, 0, 0};
+    if (p->clip == MK_NONE)
         return;
     out->clip = p->clip;
     out->frame = p->frame;
@@ -261,7 +261,7 @@ static bool run_ends_at(const mk_clip_set *set, uint32_t clip, uint32_t frame)
 void mk_player_pose(const mk_player *p, mk_pose *out)
 {
     out->count = 0;
-    if (p->clip == MK_CLIP_NONE)
+    if (p->clip == MK_NONE)
         return;
     const mk_clip *c = clip_of(p, p->clip);
     const uint32_t f1 = c->frames[p->frame];

@@ -8,13 +8,14 @@
 
 static uint32_t key_floats(const mk_track_desc *d)
 {
-    return d->components * (d->interpolation == MK_TRACK_INTERP_CUBICSPLINE ? 3u : 1u);
+    return d->components * (d->interpolation == MK_INTERPOLATION_CUBICSPLINE ? 3u : 1u);
 }
 
 static bool desc_ok(const mk_track_desc *d)
 {
     if ((unsigned)d->path >= MK_TRACK_PATH_COUNT ||
-        (unsigned)d->interpolation >= MK_TRACK_INTERP_COUNT || d->key_count == 0 ||
+        (unsigned)d->interpolation >= MK_INTERPOLATION_COUNT ||
+        d->interpolation == MK_INTERPOLATION_SMOOTH || d->key_count == 0 ||
         d->components == 0 || d->components > (UINT32_MAX / 3u))
         return false;
     if (d->path == MK_TRACK_ROTATION)
@@ -102,7 +103,7 @@ mk_status mk_track_clip_validate(mk_track_clip *clip, mk_error *err)
                                     i, k, (long long)t->times_us[k]);
         }
         size_t n = (size_t)t->key_count * t->components *
-                   (t->interpolation == MK_TRACK_INTERP_CUBICSPLINE ? 3u : 1u);
+                   (t->interpolation == MK_INTERPOLATION_CUBICSPLINE ? 3u : 1u);
         for (size_t v = 0; v < n; v++)
             if (!isfinite(t->values[v]))
                 return mk_error_set(err, MK_ERR_RANGE, NULL, 0,
@@ -164,11 +165,11 @@ static void slerp(const float *a, const float *b, double s, float *out)
 static void sample_at(const mk_track *tr, int64_t time_us, uint32_t k, float *out)
 {
     uint32_t c = tr->components;
-    bool cubic = tr->interpolation == MK_TRACK_INTERP_CUBICSPLINE;
+    bool cubic = tr->interpolation == MK_INTERPOLATION_CUBICSPLINE;
     size_t stride = (size_t)c * (cubic ? 3u : 1u), vo = cubic ? c : 0;
     const float *v0 = tr->values + k * stride + vo;
     if (tr->key_count == 1 || time_us <= tr->times_us[0] ||
-        time_us >= tr->times_us[tr->key_count - 1] || tr->interpolation == MK_TRACK_INTERP_STEP) {
+        time_us >= tr->times_us[tr->key_count - 1] || tr->interpolation == MK_INTERPOLATION_STEP) {
         /* Clamped ends, single keys and STEP all show one key's value. */
         if (time_us >= tr->times_us[tr->key_count - 1])
             v0 = tr->values + (tr->key_count - 1) * stride + vo;
@@ -273,12 +274,6 @@ void mk_track_clip_state_sample(mk_track_clip_state *state, float *out)
         const mk_track *t = &clip->tracks[i];
         mk_track_sample_cursor(t, state->time_us, &state->cursors[i], out + t->value_offset);
     }
-}
-
-const char *mk_track_interpolation_name(mk_track_interpolation interpolation)
-{
-    static const char *const names[MK_TRACK_INTERP_COUNT] = {"STEP", "LINEAR", "CUBICSPLINE"};
-    return (unsigned)interpolation < MK_TRACK_INTERP_COUNT ? names[interpolation] : "?";
 }
 
 const char *mk_track_path_name(mk_track_path path)

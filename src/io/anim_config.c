@@ -98,7 +98,7 @@ static uint32_t find_anim(const parser *ps, const char *name)
     for (uint32_t i = 0; i < ps->anim_count; i++)
         if (strcmp(ps->anims[i].name, name) == 0)
             return i;
-    return MK_CLIP_NONE;
+    return MK_NONE;
 }
 
 /* "no animation 'X' in this unit (it has: A, B, C)", names cut to fit. */
@@ -196,7 +196,7 @@ static bool parse_line(parser *ps, int line, char **w, int nw)
         return fail(ps, line, MK_ERR_PARSE, "wrong word count: expected '%s'",
                     directives[d].usage);
     const uint32_t ai = find_anim(ps, w[1]);
-    if (ai == MK_CLIP_NONE)
+    if (ai == MK_NONE)
         return fail_no_anim(ps, line, w[1]);
     anim_settings *s = &ps->set[ai];
     const char *an = ps->anims[ai].name;
@@ -239,7 +239,7 @@ static bool parse_line(parser *ps, int line, char **w, int nw)
         return go;
     case D_NEXT: {
         const uint32_t other = find_anim(ps, w[2]);
-        if (other == MK_CLIP_NONE)
+        if (other == MK_NONE)
             return fail_no_anim(ps, line, w[2]);
         if (once_only(ps, line, &s->next_line, "Next", an, &go))
             s->next = other;

@@ -132,9 +132,9 @@ static mk_status check_range(mk_gltf_ctx *c, const mk_gltf_path *path, const cha
 static mk_status parse_sparse(mk_gltf_ctx *c, const mk_gltf_json_value *sp,
                               const mk_gltf_path *apath, mk_gltf_accessor *a)
 {
-    const mk_gltf_path path_node = {apath, "sparse", MK_GLTF_NONE}, *path = &path_node;
-    const mk_gltf_path ipath_node = {path, "indices", MK_GLTF_NONE}, *ipath = &ipath_node;
-    const mk_gltf_path vpath_node = {path, "values", MK_GLTF_NONE}, *vpath = &vpath_node;
+    const mk_gltf_path path_node = {apath, "sparse", MK_NONE}, *path = &path_node;
+    const mk_gltf_path ipath_node = {path, "indices", MK_NONE}, *ipath = &ipath_node;
+    const mk_gltf_path vpath_node = {path, "values", MK_NONE}, *vpath = &vpath_node;
     mk_gltf_accessor_sparse *s = &a->sparse;
     const mk_gltf *g = c->g;
     uint32_t ct = 0;
@@ -235,7 +235,7 @@ static mk_status parse_accessor(mk_gltf_ctx *c, const mk_gltf_json_value *item,
     if ((s = parse_min_max(c, item, "min", path, a->components, a->min, &a->has_min)) != MK_OK ||
         (s = parse_min_max(c, item, "max", path, a->components, a->max, &a->has_max)) != MK_OK)
         return s;
-    if (a->buffer_view != MK_GLTF_NONE) {
+    if (a->buffer_view != MK_NONE) {
         const mk_gltf_buffer_view *v = &g->buffer_views[a->buffer_view];
         if (v->byte_stride) {
             if (v->byte_stride < a->element_size)
@@ -249,7 +249,7 @@ static mk_status parse_accessor(mk_gltf_ctx *c, const mk_gltf_json_value *item,
                              a->element_size, a->count)) != MK_OK)
             return s;
     }
-    a->sparse.indices_buffer_view = a->sparse.values_buffer_view = MK_GLTF_NONE;
+    a->sparse.indices_buffer_view = a->sparse.values_buffer_view = MK_NONE;
     const mk_gltf_json_value *sp = mk_gltf_json_get(c->json, item, "sparse");
     if (sp && (s = parse_sparse(c, sp, path, a)) != MK_OK)
         return s;

@@ -223,7 +223,7 @@ static mk_status load_external(mk_gltf_ctx *c, const mk_gltf_path *path, const c
                             "uri '%s' is external, but the document has no folder", uri);
     if ((size_t)snprintf(full, sizeof full, "%s/%s", c->base_dir, rel) >= sizeof full)
         return mk_gltf_fail(c, MK_ERR_LIMIT, path, "path too long");
-    const mk_gltf_path what = {path, "uri", MK_GLTF_NONE};
+    const mk_gltf_path what = {path, "uri", MK_NONE};
     uint8_t *data;
     size_t size;
     s = mk_gltf_read_file(c, full, &what, c->max_buffer, b->byte_length, &data, &size);

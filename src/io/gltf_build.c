@@ -12,7 +12,7 @@ void mk_gltf_node_default_weights(const mk_gltf *g, uint32_t node, float *out, s
     if (node >= g->node_count)
         return;
     const mk_gltf_node *n = &g->nodes[node];
-    if (n->mesh == MK_GLTF_NONE)
+    if (n->mesh == MK_NONE)
         return;
     const mk_gltf_mesh *m = &g->meshes[n->mesh];
     /* §3.7.2.2: node.weights overrides mesh.weights; neither means zeros. */
@@ -47,7 +47,7 @@ mk_status mk_gltf_build_morph_set(const mk_gltf *g, uint32_t mesh, uint32_t prim
                             primitive, mesh);
     const mk_gltf_mesh *m = &g->meshes[mesh];
     const mk_gltf_primitive *p = &m->primitives[primitive];
-    if (p->position == MK_GLTF_NONE)
+    if (p->position == MK_NONE)
         return mk_error_set(err, MK_ERR_NOT_FOUND, g->path, 0,
                             "meshes[%u].primitives[%u]: no POSITION attribute", mesh, primitive);
     uint32_t vc = g->accessors[p->position].count;
@@ -61,8 +61,8 @@ mk_status mk_gltf_build_morph_set(const mk_gltf *g, uint32_t mesh, uint32_t prim
         s = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, g->path, 0, "out of memory");
         goto done;
     }
-    bool has_attr[MK_MORPH_ATTRIBUTE_COUNT] = {true, p->normal != MK_GLTF_NONE,
-                                               p->tangent != MK_GLTF_NONE};
+    bool has_attr[MK_MORPH_ATTRIBUTE_COUNT] = {true, p->normal != MK_NONE,
+                                               p->tangent != MK_NONE};
     /* Pass 1: how each delta is stored (absent, dense, or sparse when at
      * most a quarter of the vertices move). */
     for (uint32_t t = 0; t < p->target_count; t++) {
@@ -70,7 +70,7 @@ mk_status mk_gltf_build_morph_set(const mk_gltf *g, uint32_t mesh, uint32_t prim
             uint32_t acc = target_accessor(&p->targets[t], a);
             uint32_t *cnt = &counts[(size_t)t * MK_MORPH_ATTRIBUTE_COUNT + (size_t)a];
             *cnt = 0;
-            if (acc == MK_GLTF_NONE || !has_attr[a])
+            if (acc == MK_NONE || !has_attr[a])
                 continue;
             if ((s = mk_gltf_accessor_read_float(g, acc, tmp, n3, err)) != MK_OK)
                 goto done;
@@ -158,7 +158,7 @@ static mk_status fill_track(const mk_gltf *g, const char *path, const mk_gltf_sa
     if (s != MK_OK)
         return s;
     size_t n = (size_t)tr->key_count * tr->components *
-               (tr->interpolation == MK_TRACK_INTERP_CUBICSPLINE ? 3u : 1u);
+               (tr->interpolation == MK_INTERPOLATION_CUBICSPLINE ? 3u : 1u);
     return mk_gltf_accessor_read_float(g, sm->output, tr->values, n, err);
 }
 
@@ -183,7 +183,7 @@ mk_status mk_gltf_build_track_clip(const mk_gltf *g, uint32_t animation,
     }
     for (uint32_t i = 0; i < an->channel_count; i++) {
         const mk_gltf_channel *ch = &an->channels[i];
-        if (!ch->supported || ch->node == MK_GLTF_NONE)
+        if (!ch->supported || ch->node == MK_NONE)
             continue; /* §3.11: a channel without a node is ignored */
         const mk_gltf_sampler *sm = &an->samplers[ch->sampler];
         mk_track_desc *d = &descs[nt];

@@ -6,7 +6,7 @@
 
 const uint8_t *mk_gltf_accessor_base(const mk_gltf *g, const mk_gltf_accessor *a)
 {
-    if (a->buffer_view == MK_GLTF_NONE)
+    if (a->buffer_view == MK_NONE)
         return NULL;
     const mk_gltf_buffer_view *v = &g->buffer_views[a->buffer_view];
     return g->buffers[v->buffer].data + v->byte_offset + a->byte_offset;

@@ -111,10 +111,10 @@ static inline bool mk_gltf_json_is(const mk_gltf_json_value *v, mk_gltf_json_typ
 typedef struct mk_gltf_path {
     const struct mk_gltf_path *parent; /* NULL: the top level */
     const char *name; /* "meshes", "attributes", "POSITION", "" for the document */
-    uint32_t index; /* "[index]" after the name; MK_GLTF_NONE: none */
+    uint32_t index; /* "[index]" after the name; MK_NONE: none */
 } mk_gltf_path;
 
-#define MK_GLTF_PATH(name) (&(const mk_gltf_path){NULL, (name), MK_GLTF_NONE})
+#define MK_GLTF_PATH(name) (&(const mk_gltf_path){NULL, (name), MK_NONE})
 
 /* Writes the path as text into out (cap bytes, cut to fit). */
 void mk_gltf_path_format(const mk_gltf_path *path, char *out, size_t cap);

@@ -320,11 +320,11 @@ mk_status mk_gltf_json_index(mk_gltf_ctx *c, const mk_gltf_json_value *obj, cons
                              const mk_gltf_path *path, bool required, uint32_t limit,
                              const char *what, uint32_t *out)
 {
-    uint32_t v = MK_GLTF_NONE;
-    mk_status s = mk_gltf_json_uint(c, obj, key, path, required, MK_GLTF_NONE, &v);
+    uint32_t v = MK_NONE;
+    mk_status s = mk_gltf_json_uint(c, obj, key, path, required, MK_NONE, &v);
     if (s != MK_OK)
         return s;
-    if (v != MK_GLTF_NONE && v >= limit)
+    if (v != MK_NONE && v >= limit)
         return mk_gltf_fail(c, MK_ERR_RANGE, path, "%s %u out of range (%u %s)", key, v, limit,
                             what);
     *out = v;

@@ -221,7 +221,7 @@ static mk_status begin(mk_gltf_ctx *c, const char *name, const char *base_dir,
         return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     c->g->storage = st;
-    c->g->scene = MK_GLTF_NONE;
+    c->g->scene = MK_NONE;
     return MK_OK;
 }
 

@@ -10,9 +10,9 @@ static mk_status attribute(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const 
                            const mk_gltf_path *path, mk_gltf_type type, mk_gltf_type alt,
                            uint32_t *out)
 {
-    const mk_gltf_path apath = {path, key, MK_GLTF_NONE};
+    const mk_gltf_path apath = {path, key, MK_NONE};
     const mk_gltf_json_value *v = mk_gltf_json_get(c->json, obj, key);
-    *out = MK_GLTF_NONE;
+    *out = MK_NONE;
     if (!v)
         return MK_OK;
     double d = mk_gltf_json_is(v, MK_GLTF_JSON_NUMBER) ? mk_gltf_json_double(c->json, v) : -1.0;
@@ -35,11 +35,11 @@ static mk_status attribute(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const 
 static mk_status check_count(mk_gltf_ctx *c, const mk_gltf_path *path, const char *key,
                              uint32_t acc, uint32_t vertex_count, const char *base)
 {
-    if (acc == MK_GLTF_NONE || vertex_count == 0)
+    if (acc == MK_NONE || vertex_count == 0)
         return MK_OK;
     uint32_t n = c->g->accessors[acc].count;
     if (n != vertex_count) {
-        const mk_gltf_path kpath = {path, key, MK_GLTF_NONE};
+        const mk_gltf_path kpath = {path, key, MK_NONE};
         return mk_gltf_fail(c, MK_ERR_MISMATCH, &kpath, "accessor %u has count %u, %s has %u", acc,
                             n, base, vertex_count);
     }
@@ -99,7 +99,7 @@ static mk_status parse_primitive(mk_gltf_ctx *c, const mk_gltf_json_value *item,
                                  const mk_gltf_path *path, mk_gltf_primitive *p)
 {
     mk_status s;
-    const mk_gltf_path apath_node = {path, "attributes", MK_GLTF_NONE}, *apath = &apath_node;
+    const mk_gltf_path apath_node = {path, "attributes", MK_NONE}, *apath = &apath_node;
     uint32_t mode;
     if ((s = mk_gltf_json_object(c, item, path)) != MK_OK)
         return s;
@@ -119,20 +119,20 @@ static mk_status parse_primitive(mk_gltf_ctx *c, const mk_gltf_json_value *item,
             MK_OK ||
         (s = mk_gltf_json_index(c, item, "indices", path, false, c->g->accessor_count, "accessors",
                                 &p->indices)) != MK_OK ||
-        (s = mk_gltf_json_uint(c, item, "material", path, false, MK_GLTF_NONE, &p->material)) !=
+        (s = mk_gltf_json_uint(c, item, "material", path, false, MK_NONE, &p->material)) !=
             MK_OK ||
         (s = mk_gltf_json_uint(c, item, "mode", path, false, MK_GLTF_TRIANGLES, &mode)) != MK_OK)
         return s;
     if (mode > MK_GLTF_TRIANGLE_FAN)
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "mode %u is not 0..6", mode);
     p->mode = (mk_gltf_mode)mode;
-    uint32_t vc = p->position != MK_GLTF_NONE ? c->g->accessors[p->position].count : 0;
+    uint32_t vc = p->position != MK_NONE ? c->g->accessors[p->position].count : 0;
     if ((s = check_count(c, apath, "NORMAL", p->normal, vc, "POSITION")) != MK_OK ||
         (s = check_count(c, apath, "TANGENT", p->tangent, vc, "POSITION")) != MK_OK ||
         (s = check_count(c, apath, "TEXCOORD_0", p->texcoord0, vc, "POSITION")) != MK_OK ||
         (s = check_count(c, apath, "COLOR_0", p->color0, vc, "POSITION")) != MK_OK)
         return s;
-    if (p->indices != MK_GLTF_NONE && (s = check_indices(c, path, p->indices, vc)) != MK_OK)
+    if (p->indices != MK_NONE && (s = check_indices(c, path, p->indices, vc)) != MK_OK)
         return s;
 
     const mk_gltf_json_value *targets, *t;

@@ -37,7 +37,7 @@ static mk_status parse_node(mk_gltf_ctx *c, const mk_gltf_json_value *item,
     memcpy(n->matrix, identity, sizeof identity);
     n->rotation[3] = 1.0f;
     n->scale[0] = n->scale[1] = n->scale[2] = 1.0f;
-    n->parent = MK_GLTF_NONE;
+    n->parent = MK_NONE;
     bool has_weights;
     if ((s = mk_gltf_json_object(c, item, path)) != MK_OK ||
         (s = mk_gltf_json_string(c, item, "name", path, &n->name)) != MK_OK ||
@@ -56,8 +56,8 @@ static mk_status parse_node(mk_gltf_ctx *c, const mk_gltf_json_value *item,
     if (!has_weights)
         return MK_OK;
     /* §3.7.2.2: node.weights has one entry per target of the node's mesh. */
-    uint32_t want = n->mesh != MK_GLTF_NONE ? g->meshes[n->mesh].target_count : 0;
-    if (n->mesh == MK_GLTF_NONE || !mk_gltf_json_is(w, MK_GLTF_JSON_ARRAY) || w->size != want)
+    uint32_t want = n->mesh != MK_NONE ? g->meshes[n->mesh].target_count : 0;
+    if (n->mesh == MK_NONE || !mk_gltf_json_is(w, MK_GLTF_JSON_ARRAY) || w->size != want)
         return mk_gltf_fail(c, MK_ERR_MISMATCH, path,
                             "weights needs a mesh and one number per morph target (%u)", want);
     n->weight_count = want;
@@ -77,7 +77,7 @@ static mk_status check_hierarchy(mk_gltf_ctx *c)
         const mk_gltf_node *n = &g->nodes[i];
         for (uint32_t k = 0; k < n->child_count; k++) {
             mk_gltf_node *ch = &g->nodes[n->children[k]];
-            if (ch->parent != MK_GLTF_NONE || n->children[k] == i) {
+            if (ch->parent != MK_NONE || n->children[k] == i) {
                 const mk_gltf_path node = {NULL, "nodes", i}, path = {&node, "children", k};
                 return mk_gltf_fail(c, MK_ERR_PARSE, &path,
                                     "node %u already has a parent (node %u) or is the node itself",
@@ -96,15 +96,15 @@ static mk_status check_hierarchy(mk_gltf_ctx *c)
     /* 0 = unknown, 1 = reaches a root, 2 + i = being walked from node i. */
     for (uint32_t i = 0; i < g->node_count; i++) {
         uint32_t n = i;
-        while (n != MK_GLTF_NONE && depth_mark[n] == 0) {
+        while (n != MK_NONE && depth_mark[n] == 0) {
             depth_mark[n] = 2 + i;
             n = g->nodes[n].parent;
         }
-        if (n != MK_GLTF_NONE && depth_mark[n] == 2 + i) {
+        if (n != MK_NONE && depth_mark[n] == 2 + i) {
             const mk_gltf_path path = {NULL, "nodes", n};
             return mk_gltf_fail(c, MK_ERR_PARSE, &path, "is part of a cycle of children");
         }
-        for (n = i; n != MK_GLTF_NONE && depth_mark[n] == 2 + i; n = g->nodes[n].parent)
+        for (n = i; n != MK_NONE && depth_mark[n] == 2 + i; n = g->nodes[n].parent)
             depth_mark[n] = 1;
     }
     return MK_OK;
@@ -168,14 +168,14 @@ static mk_status parse_sampler(mk_gltf_ctx *c, const mk_gltf_json_value *item,
                                 &sm->output)) != MK_OK)
         return s;
     const mk_gltf_json_value *in = mk_gltf_json_get(c->json, item, "interpolation");
-    sm->interpolation = MK_TRACK_INTERP_LINEAR;
+    sm->interpolation = MK_INTERPOLATION_LINEAR;
     if (in) {
         if (!mk_gltf_json_is(in, MK_GLTF_JSON_STRING))
             return mk_gltf_fail(c, MK_ERR_PARSE, path, "interpolation must be a string");
         if (mk_gltf_json_string_is(c->json, in, "STEP")) {
-            sm->interpolation = MK_TRACK_INTERP_STEP;
+            sm->interpolation = MK_INTERPOLATION_STEP;
         } else if (mk_gltf_json_string_is(c->json, in, "CUBICSPLINE")) {
-            sm->interpolation = MK_TRACK_INTERP_CUBICSPLINE;
+            sm->interpolation = MK_INTERPOLATION_CUBICSPLINE;
         } else if (!mk_gltf_json_string_is(c->json, in, "LINEAR")) {
             char name[256];
             mk_gltf_json_string_copy(c->json, in, name, sizeof name);
@@ -201,7 +201,7 @@ static mk_status check_channel(mk_gltf_ctx *c, const mk_gltf_path *path, const m
                                                        : MK_GLTF_VEC3;
     if (ch->path == MK_TRACK_WEIGHTS) {
         uint32_t mesh = g->nodes[ch->node].mesh;
-        if (mesh == MK_GLTF_NONE || g->meshes[mesh].target_count == 0)
+        if (mesh == MK_NONE || g->meshes[mesh].target_count == 0)
             return mk_gltf_fail(c, MK_ERR_MISMATCH, path,
                                 "animates the weights of node %u, which has no morph targets",
                                 ch->node);
@@ -213,7 +213,7 @@ static mk_status check_channel(mk_gltf_ctx *c, const mk_gltf_path *path, const m
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "output accessor %u has type %s, expected %s",
                             sm->output, mk_gltf_type_name(out->type), mk_gltf_type_name(type));
     uint64_t want =
-        (uint64_t)in->count * comps * (sm->interpolation == MK_TRACK_INTERP_CUBICSPLINE ? 3 : 1);
+        (uint64_t)in->count * comps * (sm->interpolation == MK_INTERPOLATION_CUBICSPLINE ? 3 : 1);
     if ((uint64_t)out->count != want)
         return mk_gltf_fail(c, MK_ERR_MISMATCH, path,
                             "output accessor %u has %u elements, %u keys need %llu", sm->output,
@@ -250,7 +250,7 @@ static mk_status parse_animation(mk_gltf_ctx *c, const mk_gltf_json_value *item,
     i = 0;
     MK_GLTF_JSON_EACH (c->json, e, channels) {
         const mk_gltf_path cpath_node = {path, "channels", i}, *cpath = &cpath_node;
-        const mk_gltf_path tpath_node = {cpath, "target", MK_GLTF_NONE}, *tpath = &tpath_node;
+        const mk_gltf_path tpath_node = {cpath, "target", MK_NONE}, *tpath = &tpath_node;
         mk_gltf_channel *ch = &an->channels[i++];
         if ((s = mk_gltf_json_object(c, e, cpath)) != MK_OK ||
             (s = mk_gltf_json_index(c, e, "sampler", cpath, true, an->sampler_count, "samplers",
@@ -273,7 +273,7 @@ static mk_status parse_animation(mk_gltf_ctx *c, const mk_gltf_json_value *item,
                 ch->supported = true;
             }
         }
-        if (ch->supported && ch->node != MK_GLTF_NONE &&
+        if (ch->supported && ch->node != MK_NONE &&
             (s = check_channel(c, cpath, ch, &an->samplers[ch->sampler])) != MK_OK)
             return s;
     }

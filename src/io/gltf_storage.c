@@ -111,7 +111,7 @@ static size_t path_put(const mk_gltf_path *p, char *out, size_t cap)
 {
     size_t n = p->parent ? path_put(p->parent, out, cap) : 0;
     int w;
-    if (p->index != MK_GLTF_NONE)
+    if (p->index != MK_NONE)
         w = snprintf(out + n, cap - n, "%s%s[%u]", n && p->name[0] ? "." : "", p->name, p->index);
     else
         w = snprintf(out + n, cap - n, "%s%s", n && p->name[0] ? "." : "", p->name);

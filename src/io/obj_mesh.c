@@ -12,7 +12,7 @@ static bool all_present(const uint32_t *c, size_t n)
     if (!c || n == 0)
         return false;
     for (size_t i = 0; i < n; i++)
-        if (c[i] == MK_OBJ_NONE)
+        if (c[i] == MK_NONE)
             return false;
     return true;
 }

@@ -46,7 +46,7 @@ typedef struct parser {
 typedef struct corner {
     int64_t raw[3];  /* as written */
     unsigned form;   /* bit 0: has vt, bit 1: has vn */
-    uint32_t idx[3]; /* 0-based, MK_OBJ_NONE when absent */
+    uint32_t idx[3]; /* 0-based, MK_NONE when absent */
 } corner;
 
 /* ---- characters and numbers -------------------------------------------- */
@@ -154,7 +154,7 @@ static bool activate(parser *ps, int which)
         return false;
     uint32_t *c = b->p;
     for (size_t i = 0; i < (size_t)ps->tri_count * 3; i++)
-        c[i] = MK_OBJ_NONE;
+        c[i] = MK_NONE;
     return true;
 }
 
@@ -294,7 +294,7 @@ static inline const char *parse_corner(parser *ps, const char *p, const char *en
     }
     if (!is_delim(q, end))
         return malformed_corner(ps, p, end); /* `1/2/3/4`, `1x` */
-    c->idx[KIND_VT] = c->idx[KIND_VN] = MK_OBJ_NONE;
+    c->idx[KIND_VT] = c->idx[KIND_VN] = MK_NONE;
     if (!resolve(ps, c->raw[KIND_V], KIND_V, &c->idx[KIND_V]) ||
         ((c->form & 1) && !resolve(ps, c->raw[KIND_VT], KIND_VT, &c->idx[KIND_VT])) ||
         ((c->form & 2) && !resolve(ps, c->raw[KIND_VN], KIND_VN, &c->idx[KIND_VN])))
@@ -424,7 +424,7 @@ static mk_status check_forward(parser *ps)
         for (size_t t = 0; t < ps->tri_count; t++) {
             for (int i = 0; i < 3; i++) {
                 uint32_t v = c[t * 3 + i];
-                if (v == MK_OBJ_NONE || v < ps->count[k])
+                if (v == MK_NONE || v < ps->count[k])
                     continue;
                 ps->line = ((const uint32_t *)ps->buf[BUF_TLINE].p)[t];
                 (void)PARSE_FAIL(ps, MK_ERR_RANGE, "%s index %u out of range (the file has %u %s)",

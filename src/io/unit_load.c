@@ -153,12 +153,12 @@ static mk_status build_frame_set(const mk_unit_build *b, mk_unit *u, mk_error *e
             return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, b->files->dir, 0, "out of memory");
         }
         for (uint32_t j = 0; j < ref->normal_count; j++)
-            u->normal_vertex[j] = UINT32_MAX;
+            u->normal_vertex[j] = MK_NONE;
     }
     for (uint32_t c = 0; c < corners; c++) {
         uint32_t v = vertex_of_corner[c];
         s->indices[c] = v;
-        if (u->normal_vertex && u->normal_vertex[ref->corner_normal[c]] == UINT32_MAX)
+        if (u->normal_vertex && u->normal_vertex[ref->corner_normal[c]] == MK_NONE)
             u->normal_vertex[ref->corner_normal[c]] = v;
         u->source_index[v] = ref->corner_position[c];
         if (s->texcoords)
@@ -365,12 +365,12 @@ mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, mk_unit **ou
     return st;
 }
 
-int mk_unit_find_animation(const mk_unit *unit, const char *name)
+uint32_t mk_unit_find_animation(const mk_unit *unit, const char *name)
 {
     for (uint32_t i = 0; i < unit->files->animation_count; i++)
         if (strcmp(unit->files->animations[i].name, name) == 0)
-            return (int)i;
-    return -1;
+            return i;
+    return MK_NONE;
 }
 
 void mk_unit_to_source_order(const mk_unit *unit, const float *render, float *out)
@@ -383,7 +383,7 @@ void mk_unit_normals_to_source_order(const mk_unit *unit, const float *render, f
 {
     for (uint32_t j = 0; j < unit->normal_count; j++) {
         uint32_t v = unit->normal_vertex[j];
-        if (v == UINT32_MAX)
+        if (v == MK_NONE)
             out[3 * j] = out[3 * j + 1] = out[3 * j + 2] = 0.0f;
         else
             memcpy(out + 3 * (size_t)j, render + 3 * (size_t)v, 3 * sizeof(float));

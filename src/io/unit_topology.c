@@ -18,7 +18,7 @@ static bool all_set(const uint32_t *idx, uint32_t n)
     if (!idx)
         return false;
     for (uint32_t i = 0; i < n; i++)
-        if (idx[i] == MK_OBJ_NONE)
+        if (idx[i] == MK_NONE)
             return false;
     return true;
 }
@@ -28,7 +28,7 @@ static bool none_set(const uint32_t *idx, uint32_t n)
     if (!idx)
         return true;
     for (uint32_t i = 0; i < n; i++)
-        if (idx[i] != MK_OBJ_NONE)
+        if (idx[i] != MK_NONE)
             return false;
     return true;
 }
@@ -173,14 +173,14 @@ static uint32_t compare_texcoords(const mk_unit_build *b, uint32_t fi, mk_report
     const uint32_t *map = b->corner_map[fi];
     uint32_t n = 3 * ref->triangle_count;
     for (uint32_t c = 0; c < n; c++) {
-        uint32_t rv = ref->corner_texcoord ? ref->corner_texcoord[c] : MK_OBJ_NONE;
+        uint32_t rv = ref->corner_texcoord ? ref->corner_texcoord[c] : MK_NONE;
         uint32_t d = map ? map[c] : c;
-        uint32_t fv = f->corner_texcoord ? f->corner_texcoord[d] : MK_OBJ_NONE;
+        uint32_t fv = f->corner_texcoord ? f->corner_texcoord[d] : MK_NONE;
         if (rv != fv) {
             char rs[16] = "none", fs[16] = "none";
-            if (rv != MK_OBJ_NONE)
+            if (rv != MK_NONE)
                 snprintf(rs, sizeof rs, "%u", rv + 1);
-            if (fv != MK_OBJ_NONE)
+            if (fv != MK_NONE)
                 snprintf(fs, sizeof fs, "%u", fv + 1);
             mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_TOPOLOGY, b->paths[fi],
                           (int)f->triangle_line[d / 3], b->paths[0],

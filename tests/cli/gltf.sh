@@ -230,7 +230,7 @@ has "$out" 'mesh 0 "Cube": 1 primitive, 2 targets, default weights [0 0]'
 has "$out" "primitive 0: 24 vertices, TRIANGLES, 36 indices, POSITION NORMAL TANGENT; targets move POSITION NORMAL TANGENT"
 has "$out" 'node 0 "AnimatedMorphCube": mesh 0, weights [0 0] (mesh.weights)'
 has "$out" 'animation 0 "Square": 4.2 s, 1 channel, 1 sampler'
-has "$out" "channel 0: node 0     weights     LINEAR      127 keys, ends at 4.2 s"
+has "$out" "channel 0: node 0     weights     linear      127 keys, ends at 4.2 s"
 expect 0 info "$D/AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf"
 has "$out" "KHR_mesh_quantization"
 expect 0 info "$D/MorphPrimitivesTest/glTF-Binary/MorphPrimitivesTest.glb"
@@ -239,7 +239,7 @@ has "$out" "primitive 1: 9 vertices, TRIANGLES, 24 indices, POSITION NORMAL TEXC
 has "$out" "animations: 0"
 expect 0 info "$D/InterpolationTest/glTF/InterpolationTest.gltf"
 has "$out" 'animation 2 "CubicSpline Scale": 1.66667 s'
-has "$out" "channel 0: node 4     scale       CUBICSPLINE 5 keys"
+has "$out" "channel 0: node 4     scale       cubicspline 5 keys"
 expect 0 info "$TMP/warn.gltf"
 has "$out" "target names: 0:nothing"
 has "$out" 'node 1 (unnamed): mesh 1, weights [2] (node.weights)'
@@ -250,7 +250,7 @@ has "$out" '"targets": 2, "target_names": null, "weights": [0.5, 0.5], "weights_
 has "$out" '{"primitive": 0, "vertices": 3, "mode": "TRIANGLES", "indices": 3, "attributes": ["POSITION"], "target_attributes": ["POSITION"]}'
 has "$out" '"weights_from": "mesh.weights"'
 has "$out" '"duration": 4, "samplers": 1'
-has "$out" '{"node": 0, "path": "weights", "interpolation": "LINEAR", "sampler": 0, "keys": 5, "end": 4}'
+has "$out" '{"node": 0, "path": "weights", "interpolation": "linear", "sampler": 0, "keys": 5, "end": 4}'
 expect 0 info --help
 has "$out" ".gltf/.glb"
 expect 0 validate --help

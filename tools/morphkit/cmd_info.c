@@ -38,7 +38,7 @@ static void print_text(const char *path, const mk_unit *u)
         char mode[160];
         if (!c->once)
             snprintf(mode, sizeof mode, "loops to %u", an->first_number + c->loop_frame);
-        else if (c->next_clip != MK_CLIP_NONE)
+        else if (c->next_clip != MK_NONE)
             snprintf(mode, sizeof mode, "once, then %s", u->clips->clips[c->next_clip].name);
         else
             snprintf(mode, sizeof mode, "once, holds the last frame");

@@ -21,7 +21,7 @@ static void attributes(const mk_gltf_primitive *p, char *buf, size_t size, const
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof acc / sizeof acc[0]; i++) {
-        if (acc[i] == MK_GLTF_NONE)
+        if (acc[i] == MK_NONE)
             continue;
         int n = snprintf(buf + used, size - used, "%s%s", used ? sep : "", names[i]);
         if (n < 0 || (size_t)n >= size - used)
@@ -35,15 +35,15 @@ static unsigned target_attributes(const mk_gltf_primitive *p)
 {
     unsigned bits = 0;
     for (uint32_t t = 0; t < p->target_count; t++)
-        bits |= (p->targets[t].position != MK_GLTF_NONE ? 1u : 0u) |
-                (p->targets[t].normal != MK_GLTF_NONE ? 2u : 0u) |
-                (p->targets[t].tangent != MK_GLTF_NONE ? 4u : 0u);
+        bits |= (p->targets[t].position != MK_NONE ? 1u : 0u) |
+                (p->targets[t].normal != MK_NONE ? 2u : 0u) |
+                (p->targets[t].tangent != MK_NONE ? 4u : 0u);
     return bits;
 }
 
 static uint32_t vertex_count(const mk_gltf *g, const mk_gltf_primitive *p)
 {
-    return p->position != MK_GLTF_NONE ? g->accessors[p->position].count : 0;
+    return p->position != MK_NONE ? g->accessors[p->position].count : 0;
 }
 
 /* The largest key time of the sampler's input, in seconds, read from the
@@ -123,7 +123,7 @@ static void print_text(const mk_gltf *g)
             attributes(pr, attrs, sizeof attrs, " ");
             unsigned tb = target_attributes(pr);
             printf("      primitive %u: %u vertices, %s", p, vertex_count(g, pr), mode_name(pr->mode));
-            if (pr->indices != MK_GLTF_NONE)
+            if (pr->indices != MK_NONE)
                 printf(", %u indices", g->accessors[pr->indices].count);
             printf(", %s", attrs);
             if (pr->target_count)
@@ -134,11 +134,11 @@ static void print_text(const mk_gltf *g)
     }
     uint32_t with_mesh = 0;
     for (uint32_t n = 0; n < g->node_count; n++)
-        with_mesh += g->nodes[n].mesh != MK_GLTF_NONE;
+        with_mesh += g->nodes[n].mesh != MK_NONE;
     printf("  nodes:      %u (%u with a mesh)\n", g->node_count, with_mesh);
     for (uint32_t n = 0; n < g->node_count; n++) {
         const mk_gltf_node *node = &g->nodes[n];
-        if (node->mesh == MK_GLTF_NONE)
+        if (node->mesh == MK_NONE)
             continue;
         printf("    node %u %s%s%s: mesh %u", n, node->name ? "\"" : "",
                node->name ? node->name : "(unnamed)", node->name ? "\"" : "", node->mesh);
@@ -166,10 +166,10 @@ static void print_text(const mk_gltf *g)
             const mk_gltf_channel *ch = &an->channels[c];
             const mk_gltf_sampler *sm = &an->samplers[ch->sampler];
             char node[32] = "(no node)";
-            if (ch->node != MK_GLTF_NONE)
+            if (ch->node != MK_NONE)
                 snprintf(node, sizeof node, "node %u", ch->node);
             printf("      channel %u: %-10s %-11s %-11s %u keys, ends at %.6g s\n", c, node,
-                   channel_path(ch), mk_track_interpolation_name(sm->interpolation),
+                   channel_path(ch), mk_interpolation_name(sm->interpolation),
                    g->accessors[sm->input].count, input_end(g, sm->input));
         }
     }
@@ -216,7 +216,7 @@ static void print_json(const mk_gltf *g)
             unsigned tb = target_attributes(pr);
             printf("%s\n    {\"primitive\": %u, \"vertices\": %u, \"mode\": \"%s\", \"indices\": ",
                    p ? "," : "", p, vertex_count(g, pr), mode_name(pr->mode));
-            if (pr->indices != MK_GLTF_NONE)
+            if (pr->indices != MK_NONE)
                 printf("%u", g->accessors[pr->indices].count);
             else
                 printf("null");
@@ -237,7 +237,7 @@ static void print_json(const mk_gltf *g)
     bool first = true;
     for (uint32_t n = 0; n < g->node_count; n++) {
         const mk_gltf_node *node = &g->nodes[n];
-        if (node->mesh == MK_GLTF_NONE)
+        if (node->mesh == MK_NONE)
             continue;
         uint32_t tc = g->meshes[node->mesh].target_count;
         float *w = calloc(tc ? tc : 1, sizeof(float));
@@ -262,14 +262,14 @@ static void print_json(const mk_gltf *g)
             const mk_gltf_channel *ch = &an->channels[c];
             const mk_gltf_sampler *sm = &an->samplers[ch->sampler];
             printf("%s\n    {\"node\": ", c ? "," : "");
-            if (ch->node != MK_GLTF_NONE)
+            if (ch->node != MK_NONE)
                 printf("%u", ch->node);
             else
                 printf("null");
             printf(", \"path\": ");
             json_name(ch->supported ? mk_track_path_name(ch->path) : NULL);
             printf(", \"interpolation\": \"%s\", \"sampler\": %u, \"keys\": %u, \"end\": %.9g}",
-                   mk_track_interpolation_name(sm->interpolation), ch->sampler,
+                   mk_interpolation_name(sm->interpolation), ch->sampler,
                    g->accessors[sm->input].count, input_end(g, sm->input));
         }
         printf("]}");

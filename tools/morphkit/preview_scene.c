@@ -78,7 +78,7 @@ static bool force_interpolation(mk_scene *s, mk_interpolation interp)
         d[c].durations_us = k->durations_us;
         d[c].loop_frame = k->loop_frame;
         d[c].once = k->once;
-        d[c].next = k->next_clip != MK_CLIP_NONE ? src->clips[k->next_clip].name : NULL;
+        d[c].next = k->next_clip != MK_NONE ? src->clips[k->next_clip].name : NULL;
         for (uint32_t f = 0; f < k->frame_count; f++)
             no_blend[at + f] = (k->frame_flags[f] & MK_CLIP_FRAME_NO_BLEND) != 0;
         d[c].no_blend = no_blend + at;
@@ -115,13 +115,13 @@ static int load_unit(mk_scene *s, const char *path, const mk_scene_options *o)
     s->clips = s->unit->clips;
     if (o->interpolation >= 0 && !force_interpolation(s, (mk_interpolation)o->interpolation))
         return MK_EXIT_INVALID;
-    uint32_t anim = MK_CLIP_NONE;
+    uint32_t anim = MK_NONE;
     if (o->anim) {
         anim = mk_clip_set_find(s->clips, o->anim);
         uint32_t n;
-        if (anim == MK_CLIP_NONE && parse_index(o->anim, &n) && n < s->clips->clip_count)
+        if (anim == MK_NONE && parse_index(o->anim, &n) && n < s->clips->clip_count)
             anim = n;
-        if (anim == MK_CLIP_NONE) {
+        if (anim == MK_NONE) {
             fprintf(stderr, "morphkit: %s has no animation '%s'; it has:", s->unit->name, o->anim);
             for (uint32_t i = 0; i < s->clips->clip_count; i++)
                 fprintf(stderr, " %s", s->clips->clips[i].name);
@@ -130,7 +130,7 @@ static int load_unit(mk_scene *s, const char *path, const mk_scene_options *o)
         }
     } else {
         anim = mk_clip_set_find(s->clips, "Idle");
-        if (anim == MK_CLIP_NONE)
+        if (anim == MK_NONE)
             anim = 0;
     }
     mk_scene_set_anim(s, anim);
@@ -160,7 +160,7 @@ static void node_world(const mk_gltf *g, const float *trs, uint32_t node, float 
         }
         local[12] = t[0], local[13] = t[1], local[14] = t[2], local[15] = 1;
     }
-    if (n->parent != MK_GLTF_NONE) {
+    if (n->parent != MK_NONE) {
         float parent[16];
         node_world(g, trs, n->parent, parent);
         mk_gl_mat4_multiply(out, parent, local);
@@ -209,7 +209,7 @@ static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
      * carry their parents, so world transforms come out the same). */
     uint32_t prims = 0;
     for (uint32_t n = 0; n < g->node_count; n++)
-        if (g->nodes[n].mesh != MK_GLTF_NONE)
+        if (g->nodes[n].mesh != MK_NONE)
             prims += g->meshes[g->nodes[n].mesh].primitive_count;
     s->draws = calloc(prims ? prims : 1, sizeof *s->draws);
     s->weight_offset = calloc(prims ? prims : 1, sizeof *s->weight_offset);
@@ -219,11 +219,11 @@ static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
     }
     for (uint32_t n = 0; n < g->node_count; n++) {
         uint32_t m = g->nodes[n].mesh;
-        if (m == MK_GLTF_NONE)
+        if (m == MK_NONE)
             continue;
         for (uint32_t p = 0; p < g->meshes[m].primitive_count; p++) {
             const mk_gltf_primitive *prim = &g->meshes[m].primitives[p];
-            if (prim->mode != MK_GLTF_TRIANGLES || prim->position == MK_GLTF_NONE)
+            if (prim->mode != MK_GLTF_TRIANGLES || prim->position == MK_NONE)
                 continue; /* only triangle lists are drawn */
             gltf_draw *d = &s->draws[s->draw_count];
             d->node = n;
@@ -232,7 +232,7 @@ static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
                 mk_cli_print_error(&err);
                 return MK_EXIT_INVALID;
             }
-            if (prim->indices != MK_GLTF_NONE) {
+            if (prim->indices != MK_NONE) {
                 d->index_count = g->accessors[prim->indices].count;
                 d->indices = malloc((size_t)d->index_count * 4 + 4);
                 if (!d->indices || mk_gltf_accessor_read_index(g, prim->indices, d->indices,

@@ -15,7 +15,7 @@ typedef struct gltf_entry {
 
 typedef struct gltf_sampler {
     const mk_gltf *g;
-    uint32_t anim; /* MK_GLTF_NONE: no animation, default weights */
+    uint32_t anim; /* MK_NONE: no animation, default weights */
     mk_track_clip *clip;
     uint32_t *cursors;
     float *clip_out; /* clip->output_count */
@@ -87,7 +87,7 @@ static int prepare(gltf_sampler *s)
     const mk_gltf *g = s->g;
     mk_error err;
     bool ok = true;
-    if (s->anim != MK_GLTF_NONE) {
+    if (s->anim != MK_NONE) {
         if (mk_gltf_build_track_clip(g, s->anim, NULL, &s->clip, &err) != MK_OK) {
             mk_cli_print_error(&err);
             return MK_EXIT_INVALID;
@@ -99,7 +99,7 @@ static int prepare(gltf_sampler *s)
     uint32_t max_vertices = 0, entries = 0;
     for (uint32_t n = 0; ok && n < g->node_count; n++) {
         s->weight_offset[n] = s->weight_total;
-        if (g->nodes[n].mesh == MK_GLTF_NONE)
+        if (g->nodes[n].mesh == MK_NONE)
             continue;
         const mk_gltf_mesh *m = &g->meshes[g->nodes[n].mesh];
         s->weight_total += m->target_count;
@@ -113,7 +113,7 @@ static int prepare(gltf_sampler *s)
     }
     for (uint32_t n = 0; n < g->node_count; n++) {
         uint32_t mi = g->nodes[n].mesh;
-        for (uint32_t p = 0; mi != MK_GLTF_NONE && p < g->meshes[mi].primitive_count; p++) {
+        for (uint32_t p = 0; mi != MK_NONE && p < g->meshes[mi].primitive_count; p++) {
             gltf_entry *e = &s->entries[s->entry_count];
             e->node = n;
             e->mesh = mi;
@@ -142,7 +142,7 @@ static void weights_at(gltf_sampler *s, int64_t t)
 {
     const mk_gltf *g = s->g;
     for (uint32_t n = 0; n < g->node_count; n++) {
-        if (g->nodes[n].mesh != MK_GLTF_NONE)
+        if (g->nodes[n].mesh != MK_NONE)
             mk_gltf_node_default_weights(g, n, s->weights + s->weight_offset[n],
                                          g->meshes[g->nodes[n].mesh].target_count);
     }
@@ -192,7 +192,7 @@ static void print_json_entry(const gltf_sampler *s, const gltf_entry *e, bool fi
 
 static void print_animation_json(const gltf_sampler *s)
 {
-    if (s->anim == MK_GLTF_NONE) {
+    if (s->anim == MK_NONE) {
         printf("null");
         return;
     }
@@ -208,7 +208,7 @@ static void run(gltf_sampler *s, const mk_sample_args *a)
 {
     const mk_gltf *g = s->g;
     char anim[64];
-    if (s->anim == MK_GLTF_NONE)
+    if (s->anim == MK_NONE)
         snprintf(anim, sizeof anim, "(default weights)");
     else if (g->animations[s->anim].name)
         snprintf(anim, sizeof anim, "%s", g->animations[s->anim].name);
@@ -262,7 +262,7 @@ int mk_cli_sample_gltf(const mk_sample_args *a)
     gltf_sampler s;
     memset(&s, 0, sizeof s);
     s.g = g;
-    s.anim = g->animation_count ? 0 : MK_GLTF_NONE;
+    s.anim = g->animation_count ? 0 : MK_NONE;
     int code = a->anim ? find_animation(g, a->anim, &s.anim) : MK_EXIT_OK;
     if (code == MK_EXIT_OK)
         code = prepare(&s);

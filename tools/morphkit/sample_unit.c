@@ -137,7 +137,7 @@ static int run(unit_sampler *s, const mk_sample_args *a)
 static uint32_t find_clip(const mk_unit *u, const char *name)
 {
     uint32_t id = mk_clip_set_find(u->clips, name);
-    if (id == MK_CLIP_NONE) {
+    if (id == MK_NONE) {
         fprintf(stderr, "morphkit: %s has no animation '%s'; it has:", u->name, name);
         for (uint32_t i = 0; i < u->clips->clip_count; i++)
             fprintf(stderr, " %s", u->clips->clips[i].name);
@@ -159,11 +159,11 @@ int mk_cli_sample_unit(const mk_sample_args *a)
     unit_sampler s = {unit, 0, {0}, {0}};
     int code = MK_EXIT_OK;
     /* default: Idle if there is one, else the first name in sorted order (clip 0) */
-    const char *start = a->anim ? a->anim : (mk_clip_set_find(unit->clips, "Idle") != MK_CLIP_NONE ? "Idle" : NULL);
-    if (start && (s.start_clip = find_clip(unit, start)) == MK_CLIP_NONE)
+    const char *start = a->anim ? a->anim : (mk_clip_set_find(unit->clips, "Idle") != MK_NONE ? "Idle" : NULL);
+    if (start && (s.start_clip = find_clip(unit, start)) == MK_NONE)
         code = MK_EXIT_USAGE;
     for (uint32_t r = 0; code == MK_EXIT_OK && r < a->then_count; r++)
-        if ((s.then_clip[r] = find_clip(unit, a->then_name[r])) == MK_CLIP_NONE)
+        if ((s.then_clip[r] = find_clip(unit, a->then_name[r])) == MK_NONE)
             code = MK_EXIT_USAGE;
     /* insertion sort keeps equal times in command-line order */
     for (uint32_t r = 0; r < a->then_count; r++) {

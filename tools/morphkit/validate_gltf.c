@@ -105,10 +105,10 @@ static void check_animations(const mk_gltf *g, report *r)
         }
         for (uint32_t c = 0; c < an->channel_count; c++) {
             const mk_gltf_channel *ch = &an->channels[c];
-            if (ch->node == MK_GLTF_NONE || !ch->supported) {
+            if (ch->node == MK_NONE || !ch->supported) {
                 add(r, false, "ignored-channel",
                     "animations[%u].channels[%u]: %s; the channel is ignored", a, c,
-                    ch->node == MK_GLTF_NONE ? "target.node is not given"
+                    ch->node == MK_NONE ? "target.node is not given"
                                              : "its target.path is not one morphkit knows");
                 continue;
             }
@@ -135,7 +135,7 @@ static void totals(const mk_gltf *g, uint32_t *primitives, uint32_t *vertices, u
         for (uint32_t p = 0; p < g->meshes[m].primitive_count; p++) {
             uint32_t pos = g->meshes[m].primitives[p].position;
             (*primitives)++;
-            *vertices += pos != MK_GLTF_NONE ? g->accessors[pos].count : 0;
+            *vertices += pos != MK_NONE ? g->accessors[pos].count : 0;
         }
     }
 }
