@@ -1,4 +1,4 @@
-/* The player rules of DESIGN.md, each with hand-computed expectations.
+/* The player rules of player.h and docs/player.md, each with hand-computed expectations.
  * Times are in ms (x MS for microseconds); weights are t / D. */
 #include <stdint.h>
 

@@ -2,7 +2,7 @@
  *
  * Turns a unit's animation.cfg text plus its discovered animations into an
  * mk_clip_set (clip i = animations[i], frames first_frame + k). Syntax
- * (DESIGN.md "animation.cfg"): one directive a line, words separated by
+ * (docs/animation-cfg.md): one directive a line, words separated by
  * blanks (space, tab), `#` starts a comment, blank lines are fine, CRLF is
  * fine. Keywords (directives and linear/step/smooth) are case-insensitive;
  * animation and event names are case-sensitive. Times are whole

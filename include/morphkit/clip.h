@@ -35,7 +35,7 @@ extern "C" {
  * durations this small lets the player add any time step without overflow. */
 #define MK_CLIP_MAX_DURATION_US ((int64_t)1 << 40)
 
-/* Default frame duration (DESIGN.md "FrameTime ... 100" ms). */
+/* Default frame duration (animation.cfg "FrameTime": 100 ms). */
 #define MK_CLIP_DEFAULT_FRAME_TIME_US 100000
 
 /* ---- descriptors (input to mk_clip_set_create; zero = default) ---------- */

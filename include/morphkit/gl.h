@@ -9,7 +9,7 @@
  * mk_gl_context makes a headless context (EGL, no window); a windowed program
  * makes its own context (GLFW, SDL) and then creates the renderer in it.
  *
- * Paths (DESIGN.md "Layers", issue 5):
+ * Paths:
  *  - pair path (mk_gl_frames + mk_gl_draw_pose): a unit's frames are uploaded
  *    once into one vertex buffer; a pose of 1 entry is drawn by the standard
  *    single-stream shader, 2 entries bind frame A and frame B as parallel

@@ -5,7 +5,7 @@
  * does I/O. Time is integer microseconds; the state after advancing by a
  * total time T is the same however T is sliced into calls.
  *
- * Rules (DESIGN.md "Player rules"); clip time t runs within the current
+ * Rules (also in docs/player.md); clip time t runs within the current
  * frame k, whose duration is D_k:
  *  - play(A) at rest starts A at its first frame: current = 0, next = its
  *    successor, t = 0.

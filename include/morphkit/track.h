@@ -5,7 +5,7 @@
  *
  * A track is one animated value: morph weights (N floats), a translation or
  * a scale (3 floats) or a rotation quaternion (x y z w). Key times are
- * integer microseconds (the player time base, DESIGN.md); the glTF builder
+ * integer microseconds (the player time base); the glTF builder
  * rounds the file's float seconds to the nearest microsecond, and keys that
  * then collide are rejected by mk_track_clip_validate.
  *

@@ -6,7 +6,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char idle[] = "Idle", walk[] = "Walk", attack[] = "Attack";
-    /* first_frame follows DESIGN's order: animations sorted by name */
+    /* first_frame follows discovery's order: animations sorted by name */
     const mk_unit_animation anims[3] = {
         {attack, 1, 5, 0}, {idle, 1, 4, 5}, {walk, 1, 6, 9}};
     mk_anim_config_options opt = {NULL, "animation.cfg", 15};

@@ -2,7 +2,7 @@
  *
  * Usage: gen_demo OUT_DIR
  *
- * Writes two unit folders (DESIGN.md "Unit folders"), one OBJ per frame:
+ * Writes two unit folders (docs/units.md), one OBJ per frame:
  *
  *   OUT_DIR/knight/  a low-poly spearman built from 19 tapered boxes on a
  *                    15-joint skeleton: Idle_1..4 (breathing, head turn),

@@ -1,7 +1,7 @@
 /* morphkit sample PATH --time T... [--anim NAME] [--then NAME@T]... [--json]
  * (PATH: a unit folder, or a .gltf/.glb file: see sample_gltf.c)
- * The state and the pose at exact times, as DESIGN.md "`morphkit sample`
- * JSON" specifies. Each sample replays from time 0 (play --anim, then the
+ * The state and the pose at exact times, as docs/json.md
+ * specifies. Each sample replays from time 0 (play --anim, then the
  * --then requests in time order), which the player's slicing guarantee makes
  * identical to one continuous run. */
 #include <math.h>

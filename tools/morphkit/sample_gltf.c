@@ -1,4 +1,4 @@
-/* `morphkit sample` for glTF files (DESIGN.md "`morphkit sample` JSON"):
+/* `morphkit sample` for glTF files (docs/json.md):
  * one entry per (node with a mesh, primitive) in node then primitive order,
  * morphed in local space with the weights in effect at the clip's own time
  * (ends held). The weights of a node are its default weights (node.weights,
