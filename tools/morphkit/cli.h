@@ -15,6 +15,10 @@
 
 enum { MK_EXIT_OK = 0, MK_EXIT_INVALID = 1, MK_EXIT_USAGE = 2 };
 
+/* The "version" of every --json document (docs/json.md): raised when a key
+ * changes meaning or disappears; new keys may appear within a version. */
+#define MK_CLI_JSON_VERSION 1
+
 typedef struct mk_command {
     const char *name;
     const char *summary; /* one line for `morphkit --help` */

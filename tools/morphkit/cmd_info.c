@@ -107,7 +107,7 @@ int mk_cmd_info(int argc, char **argv)
         return MK_EXIT_INVALID;
     int exit_code = MK_EXIT_OK;
     if (json)
-        printf("{\"units\": [");
+        printf("{\"version\": %d, \"units\": [", MK_CLI_JSON_VERSION);
     mk_unit_options opt = {0};
     opt.skip_heuristics = true;
     uint32_t printed = 0;

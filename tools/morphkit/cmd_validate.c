@@ -121,7 +121,7 @@ int mk_cmd_validate(int argc, char **argv)
     int exit_code = MK_EXIT_OK;
     bool first = true;
     if (json)
-        printf("{\"units\": [");
+        printf("{\"version\": %d, \"units\": [", MK_CLI_JSON_VERSION);
     for (int i = first_path; i < argc; i++) {
         if (argv[i][0] == '-')
             continue;

@@ -185,7 +185,7 @@ static void json_name(const char *s)
 
 static void print_json(const mk_gltf *g)
 {
-    printf("{\"gltf\": {\"path\": ");
+    printf("{\"version\": %d, \"gltf\": {\"path\": ", MK_CLI_JSON_VERSION);
     mk_cli_json_string(stdout, g->path);
     printf(", \"format\": \"%s\", \"generator\": ", g->is_glb ? "glb" : "gltf");
     json_name(g->generator);

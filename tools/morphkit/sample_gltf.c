@@ -215,7 +215,7 @@ static void run(gltf_sampler *s, const mk_sample_args *a)
     else
         snprintf(anim, sizeof anim, "%u", s->anim);
     if (a->json)
-        printf("{\"samples\": [");
+        printf("{\"version\": %d, \"samples\": [", MK_CLI_JSON_VERSION);
     else
         printf("%-12s %-20s %5s %5s %5s  %s\n", "time", "animation", "node", "mesh", "prim",
                "weights");

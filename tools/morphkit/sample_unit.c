@@ -106,7 +106,7 @@ static int run(unit_sampler *s, const mk_sample_args *a)
         return MK_EXIT_INVALID;
     }
     if (a->json)
-        printf("{\"samples\": [");
+        printf("{\"version\": %d, \"samples\": [", MK_CLI_JSON_VERSION);
     else
         printf("%-12s %-16s %6s %6s %9s\n", "time", "animation", "frame", "next", "weight");
     for (uint32_t i = 0; i < a->time_count; i++) {
