@@ -451,15 +451,96 @@ static void test_allocator_parameter(void)
     mk_frame_set *set = mk_fx_blob(2, 4, 6);
     mk_gl_frames *g = NULL;
     CHECK(mk_gl_frames_create(r, set, &g, &err) == MK_OK);
+    size_t before_mesh = c.live;
+    mk_gl_mesh *mesh = NULL;
+    CHECK(mk_gl_mesh_create(r, set->vertex_count, set->indices, set->index_count, true, &mesh,
+                            &err) == MK_OK);
+    CHECK(c.live > before_mesh);
     mk_pose pose = {1, {1}, {1.0f}};
     float *p = malloc((size_t)set->vertex_count * 12);
     CHECK(mk_gl_capture_pose(r, g, &pose, p, NULL, &err) == MK_OK);
     free(p);
+    mk_gl_mesh_destroy(mesh);
     mk_gl_frames_destroy(g);
     mk_gl_target_destroy(t);
     mk_gl_renderer_destroy(r);
     CHECK(c.live == 0);
     mk_frame_set_destroy(set);
+}
+
+/* Destroying NULL is a no-op, as gl.h says. */
+static void test_destroy_null(void)
+{
+    mk_gl_renderer_destroy(NULL);
+    mk_gl_frames_destroy(NULL);
+    mk_gl_mesh_destroy(NULL);
+    mk_gl_morph_destroy(NULL);
+    mk_gl_target_destroy(NULL);
+    CHECK(glGetError() == GL_NO_ERROR);
+}
+
+static void project(const float m[16], const float p[3], float ndc[3])
+{
+    float clip[4];
+    for (int r = 0; r < 4; r++)
+        clip[r] = m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r];
+    for (int r = 0; r < 3; r++)
+        ndc[r] = clip[r] / clip[3];
+}
+
+/* The orbit camera centres the sphere and makes it fill the narrower side:
+ * with the eye at distance d = r / sin(h) (h half the narrower field of
+ * view), the sphere's outline touches that side's edge, so the silhouette
+ * point seen from the eye at angle h projects to NDC 1. */
+static void test_orbit_camera(void)
+{
+    const float center[3] = {1, 2, 3}, radius = 2.0f, fov = 0.8f;
+    float vp[16];
+    /* yaw 0, pitch 0: the eye is on +z of the centre, looking along -z */
+    mk_gl_orbit_camera(center, radius, 0.0f, 0.0f, fov, 1.0f, vp);
+    float ndc[3];
+    project(vp, center, ndc);
+    CHECK_NEAR(ndc[0], 0.0, 1e-5);
+    CHECK_NEAR(ndc[1], 0.0, 1e-5);
+    CHECK(ndc[2] > -1.0f && ndc[2] < 1.0f);
+    double h = fov / 2;
+    /* the tangent point in the x-z plane: from the centre, at angle
+     * (pi/2 - h) away from the eye direction (+z), towards +x */
+    float tangent[3] = {center[0] + radius * (float)cos(h), center[1],
+                        center[2] + radius * (float)sin(h)};
+    project(vp, tangent, ndc);
+    CHECK_NEAR(ndc[0], 1.0, 1e-4);
+    CHECK_NEAR(ndc[1], 0.0, 1e-5);
+    /* a point nearer the eye than the centre is nearer in depth */
+    float front[3] = {center[0], center[1], center[2] + 0.5f * radius};
+    float ndc_front[3], ndc_center[3];
+    project(vp, front, ndc_front);
+    project(vp, center, ndc_center);
+    CHECK(ndc_front[2] < ndc_center[2]);
+    /* wide view (aspect 2): the height is the narrower side */
+    mk_gl_orbit_camera(center, radius, 0.0f, 0.0f, fov, 2.0f, vp);
+    float top[3] = {center[0], center[1] + radius * (float)cos(h), center[2] + radius * (float)sin(h)};
+    project(vp, top, ndc);
+    CHECK_NEAR(ndc[1], 1.0, 1e-4);
+    /* a radius and aspect that are not > 0 count as 1 */
+    float a[16], b[16];
+    mk_gl_orbit_camera(center, -3.0f, 0.3f, 0.2f, fov, 0.0f, a);
+    mk_gl_orbit_camera(center, 1.0f, 0.3f, 0.2f, fov, 1.0f, b);
+    for (int i = 0; i < 16; i++)
+        CHECK(a[i] == b[i]);
+    /* mat4_multiply: out may alias an input */
+    float m[16] = {2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 1, 2, 3, 1}, id[16] = {0};
+    id[0] = id[5] = id[10] = id[15] = 1;
+    float want[16];
+    memcpy(want, m, sizeof m);
+    mk_gl_mat4_multiply(m, m, id);
+    for (int i = 0; i < 16; i++)
+        CHECK(m[i] == want[i]);
+    /* (translate by t) * (scale by 2) maps x to 2x + t */
+    float s2[16] = {2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1};
+    float t[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 6, 7, 1};
+    mk_gl_mat4_multiply(s2, t, s2);
+    CHECK(s2[0] == 2 && s2[12] == 5 && s2[13] == 6 && s2[14] == 7 && s2[15] == 1);
 }
 
 int main(int argc, char **argv)
@@ -470,6 +551,8 @@ int main(int argc, char **argv)
         MK_TEST(test_crowd_capture_matches_cpu),
         MK_TEST(test_bad_arguments_draw_nothing),
         MK_TEST(test_allocator_parameter),
+        MK_TEST(test_destroy_null),
+        MK_TEST(test_orbit_camera),
     };
     mk_gl_context *context = NULL;
     mk_error err;

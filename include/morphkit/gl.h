@@ -39,10 +39,11 @@
  * Misuse is checked once per call in every build type and answered with
  * MK_ERR_INVALID_ARGUMENT: a NULL handle or required pointer, a pose count
  * not in {0, 1, 2, 4}, a frame index >= the frame count, a weight that is
- * not finite, a count too large for GL. Such a call draws nothing and
- * leaves the GL state and the outputs as they were. MK_ERR_RANGE is only for
- * the contents of uploaded data (a triangle index >= the vertex count), as
- * the loaders report it. Per-vertex work is never checked.
+ * not finite. Such a call draws nothing and leaves the GL state and the
+ * outputs as they were. MK_ERR_RANGE is only for the contents of uploaded
+ * data (a triangle index >= the vertex count), as the loaders report it;
+ * MK_ERR_LIMIT for sizes GL cannot take. Per-vertex work is never checked.
+ * Every destroy function takes NULL.
  * Nothing here prints, aborts or keeps global state; GL function pointers are
  * libepoxy's. Matrices are column-major float[16], as OpenGL takes them. */
 #ifndef MORPHKIT_GL_H
@@ -158,7 +159,8 @@ typedef struct mk_gl_mesh mk_gl_mesh;
 /* A single-stream mesh: fixed indices, positions/normals re-uploaded by
  * mk_gl_mesh_update (e.g. a CPU blend each frame). has_normals false: flat
  * normals. MK_ERR_RANGE for an index >= vertex_count; indices may be NULL
- * only with index_count 0. */
+ * only with index_count 0; MK_ERR_LIMIT when the streams are too large for
+ * GL. */
 MK_API mk_status mk_gl_mesh_create(mk_gl_renderer *renderer, uint32_t vertex_count,
                                    const uint32_t *indices, uint32_t index_count, bool has_normals,
                                    mk_gl_mesh **out, mk_error *err);
@@ -217,7 +219,7 @@ typedef struct mk_gl_instance {
  * MK_ERR_IO when that fails). params->model is ignored. count 0 draws
  * nothing. MK_ERR_INVALID_ARGUMENT (naming the instance) for a frame >=
  * frame count or a weight that is not finite, and for NULL handles or
- * instances. */
+ * instances; MK_ERR_LIMIT for more than INT32_MAX instances. */
 MK_API mk_status mk_gl_draw_crowd(mk_gl_renderer *renderer, const mk_gl_frames *frames,
                                   const mk_gl_instance *instances, uint32_t count,
                                   const mk_gl_draw_params *params, mk_error *err);
@@ -262,7 +264,8 @@ MK_API mk_status mk_gl_check(const char *what, mk_error *err);
 /* A perspective camera looking at a sphere (center, radius) from the
  * direction given by yaw (about +y, radians; 0 looks along -z) and pitch
  * (radians, positive from above), far enough that the sphere fills the
- * smaller side of the view (fov_y radians, aspect = width / height). */
+ * smaller side of the view (fov_y radians, aspect = width / height). A
+ * radius or aspect that is not > 0 counts as 1. */
 MK_API void mk_gl_orbit_camera(const float center[3], float radius, float yaw, float pitch,
                                float fov_y, float aspect, float out_view_projection[16]);
 

@@ -255,7 +255,7 @@ static mk_status check_crowd(const mk_gl_renderer *r, const mk_gl_frames *g,
     MK_GL_REQUIRE(instances, "instances", err);
     if (count > INT32_MAX ||
         (uint64_t)count * sizeof(mk_gl_gpu_instance) > (uint64_t)PTRDIFF_MAX)
-        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0,
                             "%u instances are more than one GL draw takes", count);
     for (uint32_t i = 0; i < count; i++) {
         if (instances[i].frame_a >= g->frame_count || instances[i].frame_b >= g->frame_count)
