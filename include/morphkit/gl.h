@@ -79,13 +79,14 @@ typedef struct mk_gl_context_options {
  * EGL_PLATFORM=surfaceless or LIBGL_ALWAYS_SOFTWARE=1 to force it).
  * MK_ERR_UNSUPPORTED when libEGL is missing, no display initializes or none
  * gives a 3.3 core context (the message says which step failed). options may
- * be NULL (no debug context); allocator NULL: malloc. EGL displays are per process and not reference-counted, and
- * destroying a context terminates its display: keep one mk_gl_context per
- * process at a time. */
+ * be NULL (no debug context); allocator NULL: malloc. EGL displays are per
+ * process and not reference-counted, and destroying a context terminates
+ * its display: keep one mk_gl_context per process at a time. */
 MK_API mk_status mk_gl_context_create(const mk_gl_context_options *options,
                                       const mk_allocator *allocator, mk_gl_context **out,
                                       mk_error *err);
-/* Releases the context (made current if it is not). NULL is fine. */
+/* Unbinds and destroys the context and terminates its display. NULL is
+ * fine. */
 MK_API void mk_gl_context_destroy(mk_gl_context *context);
 /* Makes the context current on the calling thread. */
 MK_API mk_status mk_gl_context_make_current(mk_gl_context *context, mk_error *err);
@@ -114,7 +115,7 @@ typedef struct mk_gl_draw_params {
                                   crowd path uses each instance's instead */
     float light_direction[3];  /* towards the light, world space; zero: (0.35, 0.8, 0.5) */
     float color[4];            /* base colour, linear RGBA; all zero: (0.78, 0.74, 0.68, 1) */
-    float ambient;             /* 0: 0.25 */
+    float ambient;             /* <= 0: 0.25 */
 } mk_gl_draw_params;
 
 /* ---- pair path: a unit's frames, uploaded once ----------------------------- */
