@@ -28,30 +28,41 @@ typedef struct bench {
     /* cpu path */
     mk_gl_mesh *mesh;
     float *pos, *nrm, *tmp_p, *tmp_n;
+    mk_status status; /* the first failure of a frame, with its error */
+    mk_error err;
 } bench;
+
+/* Keeps the first failure so main can report it after timing. */
+static void note(bench *b, mk_status s, const mk_error *err)
+{
+    if (s != MK_OK && b->status == MK_OK) {
+        b->status = s;
+        b->err = *err;
+    }
+}
 
 static const float clear[4] = {0.1f, 0.1f, 0.1f, 1};
 
 static void frame_pair(bench *b)
 {
     mk_error err;
-    mk_gl_target_begin(b->target, clear);
+    note(b, mk_gl_target_begin(b->target, clear, &err), &err);
     mk_gl_draw_params p = b->params;
     for (uint32_t i = 0; i < b->n; i++) {
         mk_pose pose = {2, {b->inst[i].frame_a, b->inst[i].frame_b},
                         {1 - b->inst[i].weight, b->inst[i].weight}};
         memcpy(p.model, b->inst[i].model, sizeof p.model);
-        mk_gl_draw_pose(b->r, b->frames, &pose, &p);
+        note(b, mk_gl_draw_pose(b->r, b->frames, &pose, &p, &err), &err);
     }
-    mk_gl_check("pair frame", &err);
+    note(b, mk_gl_check("pair frame", &err), &err);
 }
 
 static void frame_crowd(bench *b)
 {
     mk_error err;
-    mk_gl_target_begin(b->target, clear);
-    mk_gl_draw_crowd(b->r, b->frames, b->inst, b->n, &b->params, &err);
-    mk_gl_check("crowd frame", &err);
+    note(b, mk_gl_target_begin(b->target, clear, &err), &err);
+    note(b, mk_gl_draw_crowd(b->r, b->frames, b->inst, b->n, &b->params, &err), &err);
+    note(b, mk_gl_check("crowd frame", &err), &err);
 }
 
 static void frame_cpu(bench *b)
@@ -69,10 +80,10 @@ static void frame_cpu(bench *b)
                 n[v + c] = b->tmp_n[v + c];
             }
     }
-    mk_gl_target_begin(b->target, clear);
-    mk_gl_mesh_update(b->mesh, b->pos, b->nrm);
-    mk_gl_draw_mesh(b->r, b->mesh, &b->params);
-    mk_gl_check("cpu frame", &err);
+    note(b, mk_gl_target_begin(b->target, clear, &err), &err);
+    note(b, mk_gl_mesh_update(b->mesh, b->pos, b->nrm, &err), &err);
+    note(b, mk_gl_draw_mesh(b->r, b->mesh, &b->params, &err), &err);
+    note(b, mk_gl_check("cpu frame", &err), &err);
 }
 
 int main(int argc, char **argv)
@@ -80,15 +91,15 @@ int main(int argc, char **argv)
     int quick = mk_bench_quick(argc, argv);
     mk_gl_context *ctx = NULL;
     mk_error err;
-    if (mk_gl_context_create(NULL, &ctx, &err) != MK_OK) {
+    if (mk_gl_context_create(NULL, NULL, &ctx, &err) != MK_OK) {
         fprintf(stderr, "bench_gl: skipped: %s\n", err.message);
         return err.code == MK_ERR_UNSUPPORTED ? 77 : 1;
     }
     bench b;
     memset(&b, 0, sizeof b);
-    mk_gl_target_desc td = {512, 512, 0, NULL};
+    mk_gl_target_desc td = {512, 512, 0};
     if (mk_gl_renderer_create(NULL, &b.r, &err) != MK_OK ||
-        mk_gl_target_create(&td, &b.target, &err) != MK_OK || !(b.set = mk_fx_blob(6, 10, 16)) ||
+        mk_gl_target_create(&td, NULL, &b.target, &err) != MK_OK || !(b.set = mk_fx_blob(6, 10, 16)) ||
         mk_gl_frames_create(b.r, b.set, &b.frames, &err) != MK_OK) {
         fprintf(stderr, "bench_gl: %s\n", err.message);
         return 1;
@@ -142,6 +153,10 @@ int main(int argc, char **argv)
         MK_BENCH_BEST(t_pair, quick ? 1 : 3, rounds_s, frame_pair(&b));
         MK_BENCH_BEST(t_crowd, quick ? 1 : 3, rounds_s, frame_crowd(&b));
         MK_BENCH_BEST(t_cpu, quick ? 1 : 3, rounds_s, frame_cpu(&b));
+        if (b.status != MK_OK) {
+            fprintf(stderr, "bench_gl: %s\n", b.err.message);
+            return 1;
+        }
         printf("| %5u | %22.2f | %25.2f | %18.2f |\n", n, t_pair * 1e3, t_crowd * 1e3,
                t_cpu * 1e3);
         fflush(stdout);

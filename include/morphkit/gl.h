@@ -11,10 +11,11 @@
  *
  * Paths:
  *  - pair path (mk_gl_frames + mk_gl_draw_pose): a unit's frames are uploaded
- *    once into one vertex buffer; a pose of 1 entry is drawn by the standard
- *    single-stream shader, 2 entries bind frame A and frame B as parallel
- *    attribute streams (the shader computes mix(A, B, w) and re-normalizes
- *    the normal), 4 entries (smooth) bind four streams with four weights.
+ *    once into one vertex buffer; a pose's 1, 2 or 4 frames are bound as
+ *    parallel attribute streams and the vertex shader computes what
+ *    mk_pose_eval computes: out = sum_i weights[i] * F[frames[i]], weights
+ *    used as given (any sum, negative ones too), normals re-normalized and
+ *    (0, 0, 0) where the sum is shorter than 1e-12.
  *  - target path (mk_gl_morph + mk_gl_draw_morph): glTF morph deltas
  *    (POSITION, NORMAL, TANGENT; sparse ones made dense) in a buffer texture,
  *    fetched by gl_VertexID; the active (target, weight) pairs go in a second
@@ -27,13 +28,22 @@
  *    glDrawElementsInstanced call; the vertex shader pulls positions and
  *    normals from a buffer texture over the same frame buffer.
  * The capture functions run the same vertex shaders with transform feedback
- * and return the blended object-space streams, so tests can compare the GPU
- * with the CPU kernels (mk_pose_eval, mk_morph_evaluate).
+ * and return the blended object-space streams; the tests compare them with
+ * the CPU kernels (mk_pose_eval, mk_blend_frames, mk_morph_evaluate) within
+ * 1e-5.
  *
  * Errors: every fallible call returns an mk_status and fills the mk_error
- * (no EGL, no display, no GL 3.3 core context, a missing extension, a shader
- * that does not compile, with its info log, a GL error after an upload).
+ * (no EGL, no display, no GL 3.3 core context, a shader that does not
+ * compile, with its info log, a GL error after an upload).
  * MK_ERR_UNSUPPORTED means "this machine cannot do it" (tests skip on it).
+ * Misuse is checked once per call in every build type and answered with
+ * MK_ERR_INVALID_ARGUMENT: a NULL handle or required pointer, a pose count
+ * not in {0, 1, 2, 4}, a frame index >= the frame count, a weight that is
+ * not finite. Such a call draws nothing and leaves the GL state and the
+ * outputs as they were. MK_ERR_RANGE is only for the contents of uploaded
+ * data (a triangle index >= the vertex count), as the loaders report it;
+ * MK_ERR_LIMIT for sizes GL cannot take. Per-vertex work is never checked.
+ * Every destroy function takes NULL.
  * Nothing here prints, aborts or keeps global state; GL function pointers are
  * libepoxy's. Matrices are column-major float[16], as OpenGL takes them. */
 #ifndef MORPHKIT_GL_H
@@ -58,8 +68,7 @@ extern "C" {
 typedef struct mk_gl_context mk_gl_context;
 
 typedef struct mk_gl_context_options {
-    const mk_allocator *allocator; /* NULL: malloc */
-    bool debug;                    /* ask for a debug context (slower) */
+    bool debug; /* ask for a debug context (slower) */
 } mk_gl_context_options;
 
 /* Creates an OpenGL 3.3 (or later) core context without a window and makes
@@ -70,41 +79,43 @@ typedef struct mk_gl_context_options {
  * EGL_PLATFORM=surfaceless or LIBGL_ALWAYS_SOFTWARE=1 to force it).
  * MK_ERR_UNSUPPORTED when libEGL is missing, no display initializes or none
  * gives a 3.3 core context (the message says which step failed). options may
- * be NULL. EGL displays are per process and not reference-counted, and
- * destroying a context terminates its display: keep one mk_gl_context per
- * process at a time. */
-MK_API mk_status mk_gl_context_create(const mk_gl_context_options *options, mk_gl_context **out,
+ * be NULL (no debug context); allocator NULL: malloc. EGL displays are per
+ * process and not reference-counted, and destroying a context terminates
+ * its display: keep one mk_gl_context per process at a time. */
+MK_API mk_status mk_gl_context_create(const mk_gl_context_options *options,
+                                      const mk_allocator *allocator, mk_gl_context **out,
                                       mk_error *err);
-/* Releases the context (made current if it is not). NULL is fine. */
+/* Unbinds and destroys the context and terminates its display. NULL is
+ * fine. */
 MK_API void mk_gl_context_destroy(mk_gl_context *context);
 /* Makes the context current on the calling thread. */
 MK_API mk_status mk_gl_context_make_current(mk_gl_context *context, mk_error *err);
-/* "4.5 (Core Profile) Mesa ... / llvmpipe ..." (owned by the context). */
+/* "4.5 (Core Profile) Mesa ... / llvmpipe ..." (owned by the context; ""
+ * for NULL). */
 MK_API const char *mk_gl_context_description(const mk_gl_context *context);
 
 /* ---- renderer: the shader programs ---------------------------------------- */
 
 typedef struct mk_gl_renderer mk_gl_renderer;
 
-typedef struct mk_gl_renderer_options {
-    const mk_allocator *allocator; /* NULL: malloc */
-} mk_gl_renderer_options;
-
 /* Compiles and links the built-in shaders in the current context. Needs
  * OpenGL 3.3 core (MK_ERR_UNSUPPORTED otherwise, naming the version found);
- * a shader that fails gives MK_ERR_PARSE with its name and info log. */
-MK_API mk_status mk_gl_renderer_create(const mk_gl_renderer_options *options,
-                                       mk_gl_renderer **out, mk_error *err);
+ * a shader that fails gives MK_ERR_PARSE with its name and info log.
+ * allocator (NULL: malloc) also serves every object made from the renderer
+ * (frames, meshes, morphs) and its scratch buffers. */
+MK_API mk_status mk_gl_renderer_create(const mk_allocator *allocator, mk_gl_renderer **out,
+                                       mk_error *err);
 MK_API void mk_gl_renderer_destroy(mk_gl_renderer *renderer);
 
-/* What every draw takes. Zero means default for each field. */
+/* What every draw takes. Zero means default for each field; a NULL params
+ * pointer means all defaults. */
 typedef struct mk_gl_draw_params {
     float view_projection[16]; /* clip-from-world (all zero: identity) */
     float model[16];           /* world-from-object (all zero: identity); the
                                   crowd path uses each instance's instead */
     float light_direction[3];  /* towards the light, world space; zero: (0.35, 0.8, 0.5) */
     float color[4];            /* base colour, linear RGBA; all zero: (0.78, 0.74, 0.68, 1) */
-    float ambient;             /* 0: 0.25 */
+    float ambient;             /* <= 0: 0.25 */
 } mk_gl_draw_params;
 
 /* ---- pair path: a unit's frames, uploaded once ----------------------------- */
@@ -116,23 +127,28 @@ typedef struct mk_gl_frames mk_gl_frames;
  * element buffer. A set without normals is drawn with flat (per-triangle)
  * normals. MK_ERR_LIMIT when the set is too large for a buffer texture
  * (GL_MAX_TEXTURE_BUFFER_SIZE floats; the crowd path needs it), or for
- * GLsizeiptr; MK_ERR_IO on a GL error (out of memory). set may be freed
- * afterwards. */
+ * GLsizeiptr; MK_ERR_IO on a GL error (out of memory); a set without frames
+ * or vertices is MK_ERR_INVALID_ARGUMENT. set may be freed afterwards. */
 MK_API mk_status mk_gl_frames_create(mk_gl_renderer *renderer, const mk_frame_set *set,
                                      mk_gl_frames **out, mk_error *err);
 MK_API void mk_gl_frames_destroy(mk_gl_frames *frames);
+/* 0 for NULL. */
 MK_API uint32_t mk_gl_frames_frame_count(const mk_gl_frames *frames);
 
 /* Draws a pose (1, 2 or 4 entries; count 0 draws nothing) into the bound
- * framebuffer with depth testing. Frames must be < frame_count (asserted).
- * Weights are used as given, like mk_pose_eval. */
-MK_API void mk_gl_draw_pose(mk_gl_renderer *renderer, const mk_gl_frames *frames,
-                            const mk_pose *pose, const mk_gl_draw_params *params);
+ * framebuffer with depth testing. The shape is mk_pose_eval's (see "pair
+ * path" above). MK_ERR_INVALID_ARGUMENT for a NULL renderer, frames or
+ * pose, a count not in {0, 1, 2, 4}, a frame >= frame count or a weight that
+ * is not finite (the entries past count are not looked at). */
+MK_API mk_status mk_gl_draw_pose(mk_gl_renderer *renderer, const mk_gl_frames *frames,
+                                 const mk_pose *pose, const mk_gl_draw_params *params,
+                                 mk_error *err);
 
 /* Runs the pose's vertex shader with transform feedback (no rasterization)
  * and reads back the blended object-space positions and normals (the
  * set's vertex_count float3 each; out_normals may be NULL, and is left
- * untouched for a set without normals). */
+ * untouched for a set without normals). Checks the pose as mk_gl_draw_pose
+ * does; a count of 0 leaves the outputs untouched, as mk_pose_eval does. */
 MK_API mk_status mk_gl_capture_pose(mk_gl_renderer *renderer, const mk_gl_frames *frames,
                                     const mk_pose *pose, float *out_positions, float *out_normals,
                                     mk_error *err);
@@ -143,16 +159,22 @@ typedef struct mk_gl_mesh mk_gl_mesh;
 
 /* A single-stream mesh: fixed indices, positions/normals re-uploaded by
  * mk_gl_mesh_update (e.g. a CPU blend each frame). has_normals false: flat
- * normals. */
+ * normals. MK_ERR_RANGE for an index >= vertex_count; indices may be NULL
+ * only with index_count 0; MK_ERR_LIMIT when the streams are too large for
+ * GL. */
 MK_API mk_status mk_gl_mesh_create(mk_gl_renderer *renderer, uint32_t vertex_count,
                                    const uint32_t *indices, uint32_t index_count, bool has_normals,
                                    mk_gl_mesh **out, mk_error *err);
 MK_API void mk_gl_mesh_destroy(mk_gl_mesh *mesh);
-/* Replaces the vertex streams (vertex_count float3 each; normals ignored
- * when the mesh has none). */
-MK_API void mk_gl_mesh_update(mk_gl_mesh *mesh, const float *positions, const float *normals);
-MK_API void mk_gl_draw_mesh(mk_gl_renderer *renderer, const mk_gl_mesh *mesh,
-                            const mk_gl_draw_params *params);
+/* Replaces the vertex streams (vertex_count float3 each). normals NULL
+ * keeps the previous normals; they are ignored when the mesh has none.
+ * MK_ERR_INVALID_ARGUMENT for a NULL mesh or positions. */
+MK_API mk_status mk_gl_mesh_update(mk_gl_mesh *mesh, const float *positions, const float *normals,
+                                   mk_error *err);
+/* Draws the mesh as uploaded (normals re-normalized in the shader).
+ * MK_ERR_INVALID_ARGUMENT for a NULL renderer or mesh. */
+MK_API mk_status mk_gl_draw_mesh(mk_gl_renderer *renderer, const mk_gl_mesh *mesh,
+                                 const mk_gl_draw_params *params, mk_error *err);
 
 /* ---- target path (glTF morph targets) -------------------------------------- */
 
@@ -170,14 +192,16 @@ MK_API void mk_gl_morph_destroy(mk_gl_morph *morph);
 
 /* Draws with one weight per target (target_count floats; NULL: the set's
  * default weights). Targets with weight 0 are not sent to the shader.
- * MK_ERR_OUT_OF_MEMORY if the active-list scratch cannot grow. */
+ * MK_ERR_INVALID_ARGUMENT for a NULL renderer or morph or a weight that is
+ * not finite; MK_ERR_OUT_OF_MEMORY if the active-list scratch cannot grow. */
 MK_API mk_status mk_gl_draw_morph(mk_gl_renderer *renderer, mk_gl_morph *morph,
                                   const float *weights, const mk_gl_draw_params *params,
                                   mk_error *err);
 
 /* Transform-feedback capture of the target path: out_positions and (when
  * the set has them and the pointer is not NULL) out_normals (float3) and
- * out_tangents (float4, w kept from the base), vertex_count each. */
+ * out_tangents (float4, w kept from the base), vertex_count each. Checks
+ * its arguments as mk_gl_draw_morph does. */
 MK_API mk_status mk_gl_capture_morph(mk_gl_renderer *renderer, mk_gl_morph *morph,
                                      const float *weights, float *out_positions,
                                      float *out_normals, float *out_tangents, mk_error *err);
@@ -186,18 +210,29 @@ MK_API mk_status mk_gl_capture_morph(mk_gl_renderer *renderer, mk_gl_morph *morp
 
 /* One instance: shows (1 - weight) * F[frame_a] + weight * F[frame_b]. */
 typedef struct mk_gl_instance {
-    uint32_t frame_a, frame_b; /* < frame_count (checked: MK_ERR_RANGE) */
-    float weight;
+    uint32_t frame_a, frame_b; /* < frame_count */
+    float weight;              /* finite; any value (outside 0..1 extrapolates) */
     float model[16]; /* world-from-object, column-major (all zero: identity) */
 } mk_gl_instance;
 
 /* Draws count instances of frames in ONE glDrawElementsInstanced call. The
  * instance data is copied into a buffer the renderer owns (grown as needed;
- * MK_ERR_OUT_OF_MEMORY / MK_ERR_IO when that fails). params->model is
- * ignored. */
+ * MK_ERR_IO when that fails). params->model is ignored. count 0 draws
+ * nothing. MK_ERR_INVALID_ARGUMENT (naming the instance) for a frame >=
+ * frame count or a weight that is not finite, and for NULL handles or
+ * instances; MK_ERR_LIMIT for more than INT32_MAX instances. */
 MK_API mk_status mk_gl_draw_crowd(mk_gl_renderer *renderer, const mk_gl_frames *frames,
                                   const mk_gl_instance *instances, uint32_t count,
                                   const mk_gl_draw_params *params, mk_error *err);
+
+/* Transform-feedback capture of the crowd path: the object-space streams
+ * (before each instance's model matrix) of every instance, instance after
+ * instance, count * vertex_count float3 each (out_normals may be NULL, and
+ * is left untouched for a set without normals). Checks as mk_gl_draw_crowd
+ * does; MK_ERR_LIMIT when the capture would not fit a GL buffer. */
+MK_API mk_status mk_gl_capture_crowd(mk_gl_renderer *renderer, const mk_gl_frames *frames,
+                                     const mk_gl_instance *instances, uint32_t count,
+                                     float *out_positions, float *out_normals, mk_error *err);
 
 /* ---- offscreen framebuffer and readback ------------------------------------ */
 
@@ -206,17 +241,19 @@ typedef struct mk_gl_target mk_gl_target;
 typedef struct mk_gl_target_desc {
     uint32_t width, height; /* >= 1 and <= GL_MAX_RENDERBUFFER_SIZE */
     uint32_t samples;       /* multisampling: 0 or 1 none; else clamped to GL_MAX_SAMPLES */
-    const mk_allocator *allocator; /* for the handle; NULL: malloc */
 } mk_gl_target_desc;
 
-/* An RGBA8 + depth framebuffer object. */
-MK_API mk_status mk_gl_target_create(const mk_gl_target_desc *desc, mk_gl_target **out,
-                                     mk_error *err);
+/* An RGBA8 + depth framebuffer object; allocator (NULL: malloc) for the
+ * handle. MK_ERR_INVALID_ARGUMENT for a side out of range. */
+MK_API mk_status mk_gl_target_create(const mk_gl_target_desc *desc, const mk_allocator *allocator,
+                                     mk_gl_target **out, mk_error *err);
 MK_API void mk_gl_target_destroy(mk_gl_target *target);
-/* Binds it for drawing, sets the viewport and clears to rgba (0..1). */
-MK_API void mk_gl_target_begin(mk_gl_target *target, const float clear_rgba[4]);
+/* Binds it for drawing, sets the viewport and clears to rgba (0..1; NULL:
+ * opaque black). MK_ERR_INVALID_ARGUMENT for a NULL target. */
+MK_API mk_status mk_gl_target_begin(mk_gl_target *target, const float clear_rgba[4],
+                                    mk_error *err);
 /* Reads the picture into out (width * height * 4 bytes, RGBA8, top row
- * first), resolving multisampling first. */
+ * first), resolving multisampling first. MK_ERR_INVALID_ARGUMENT for NULL. */
 MK_API mk_status mk_gl_target_read(mk_gl_target *target, uint8_t *out, mk_error *err);
 
 /* Waits for the GPU (glFinish) and turns a pending GL error into MK_ERR_IO
@@ -228,7 +265,8 @@ MK_API mk_status mk_gl_check(const char *what, mk_error *err);
 /* A perspective camera looking at a sphere (center, radius) from the
  * direction given by yaw (about +y, radians; 0 looks along -z) and pitch
  * (radians, positive from above), far enough that the sphere fills the
- * smaller side of the view (fov_y radians, aspect = width / height). */
+ * smaller side of the view (fov_y radians, aspect = width / height). A
+ * radius or aspect that is not > 0 counts as 1. */
 MK_API void mk_gl_orbit_camera(const float center[3], float radius, float yaw, float pitch,
                                float fov_y, float aspect, float out_view_projection[16]);
 

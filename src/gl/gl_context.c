@@ -93,22 +93,23 @@ static bool try_display(EGLDisplay display, const mk_gl_context_options *opt, mk
     return false;
 }
 
-mk_status mk_gl_context_create(const mk_gl_context_options *options, mk_gl_context **out,
-                               mk_error *err)
+mk_status mk_gl_context_create(const mk_gl_context_options *options,
+                               const mk_allocator *allocator, mk_gl_context **out, mk_error *err)
 {
     static const mk_gl_context_options defaults = {0};
     const mk_gl_context_options *opt = options ? options : &defaults;
+    MK_GL_REQUIRE(out, "out", err);
     *out = NULL;
     /* epoxy aborts when a function has no provider, so check first. */
     if (!epoxy_has_egl())
         return mk_error_set(err, MK_ERR_UNSUPPORTED, NULL, 0,
                             "EGL: libEGL.so.1 could not be loaded (install libegl1 and a driver, "
                             "e.g. Mesa's libegl-mesa0)");
-    mk_gl_context *c = mk_alloc(opt->allocator, sizeof *c);
+    mk_gl_context *c = mk_alloc(allocator, sizeof *c);
     if (!c)
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     memset(c, 0, sizeof *c);
-    c->allocator = opt->allocator ? *opt->allocator : (mk_allocator){0};
+    c->allocator = allocator ? *allocator : (mk_allocator){0};
 
     char why[160] = "no display tried";
     bool ok = false;
@@ -159,6 +160,7 @@ void mk_gl_context_destroy(mk_gl_context *c)
 
 mk_status mk_gl_context_make_current(mk_gl_context *c, mk_error *err)
 {
+    MK_GL_REQUIRE(c, "context", err);
     if (!eglMakeCurrent(c->display, c->surface, c->surface, c->context))
         return fail_egl(err, "eglMakeCurrent failed");
     return MK_OK;
@@ -166,5 +168,5 @@ mk_status mk_gl_context_make_current(mk_gl_context *c, mk_error *err)
 
 const char *mk_gl_context_description(const mk_gl_context *c)
 {
-    return c->description;
+    return c ? c->description : "";
 }

@@ -1,5 +1,11 @@
-/* Pair path and crowd path: a unit's frames in one vertex buffer. */
+/* Pair path and crowd path: a unit's frames in one vertex buffer.
+ *
+ * Contract: every public call checks its arguments once (NULL handles, pose
+ * counts, frame indices, finite weights) before it touches GL, so a refused
+ * call leaves no GL error and draws nothing; the shaders then compute the
+ * pose exactly as mk_pose_eval does (weights as given). */
 #include <assert.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -15,7 +21,16 @@ static size_t stream_offset(const mk_gl_frames *g, uint32_t f, bool normals)
 mk_status mk_gl_frames_create(mk_gl_renderer *r, const mk_frame_set *set, mk_gl_frames **out,
                               mk_error *err)
 {
+    MK_GL_REQUIRE(out, "out", err);
     *out = NULL;
+    MK_GL_REQUIRE(r, "renderer", err);
+    MK_GL_REQUIRE(set, "set", err);
+    if (!set->frame_count || !set->vertex_count || !set->positions ||
+        (set->index_count && !set->indices))
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "a frame set needs frames, vertices and positions (%u frames of %u "
+                            "vertices)",
+                            set->frame_count, set->vertex_count);
     size_t floats_per_stream = (size_t)set->frame_count * set->vertex_count * 3;
     size_t floats = floats_per_stream * (set->normals ? 2 : 1);
     if (floats / 3 / set->vertex_count / (set->normals ? 2 : 1) != set->frame_count ||
@@ -108,11 +123,34 @@ void mk_gl_frames_destroy(mk_gl_frames *g)
 
 uint32_t mk_gl_frames_frame_count(const mk_gl_frames *g)
 {
-    return g->frame_count;
+    return g ? g->frame_count : 0;
+}
+
+/* The one check of a pose draw or capture, before any GL call. */
+static mk_status check_pose(const mk_gl_renderer *r, const mk_gl_frames *g, const mk_pose *pose,
+                            mk_error *err)
+{
+    MK_GL_REQUIRE(r, "renderer", err);
+    MK_GL_REQUIRE(g, "frames", err);
+    MK_GL_REQUIRE(pose, "pose", err);
+    if (pose->count != 0 && pose->count != 1 && pose->count != 2 && pose->count != 4)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "a pose has 0, 1, 2 or 4 entries, not %u", pose->count);
+    for (uint32_t i = 0; i < pose->count; i++) {
+        if (pose->frames[i] >= g->frame_count)
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                "pose entry %u shows frame %u of %u", i, pose->frames[i],
+                                g->frame_count);
+        if (!isfinite(pose->weights[i]))
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                "pose entry %u has weight %g", i, (double)pose->weights[i]);
+    }
+    return MK_OK;
 }
 
 /* Points attribute streams 0..n-1 (positions) and 4..4+n-1 (normals) at the
- * pose's frames and picks the program for n streams. Returns that program. */
+ * pose's frames, picks the program for n streams and gives it the weights
+ * as they are. Returns that program. The pose has been checked. */
 static const mk_gl_program *bind_pose(mk_gl_renderer *r, const mk_gl_frames *g,
                                       const mk_pose *pose)
 {
@@ -144,12 +182,11 @@ static const mk_gl_program *bind_pose(mk_gl_renderer *r, const mk_gl_frames *g,
     if (pose->count == 1) {
         p = &r->programs[MK_GL_PROGRAM_STANDARD];
         glUseProgram(p->id);
+        glUniform1f(p->weight, pose->weights[0]);
     } else if (pose->count == 2) {
-        /* The pair shader takes w for B; the pose's first weight is 1 - w.
-         * Using the second entry's weight keeps w exact. */
         p = &r->programs[MK_GL_PROGRAM_PAIR];
         glUseProgram(p->id);
-        glUniform1f(p->weight, pose->weights[1]);
+        glUniform2fv(p->weights, 1, pose->weights);
     } else {
         p = &r->programs[MK_GL_PROGRAM_SMOOTH];
         glUseProgram(p->id);
@@ -158,30 +195,35 @@ static const mk_gl_program *bind_pose(mk_gl_renderer *r, const mk_gl_frames *g,
     return p;
 }
 
-void mk_gl_draw_pose(mk_gl_renderer *r, const mk_gl_frames *g, const mk_pose *pose,
-                     const mk_gl_draw_params *params)
+mk_status mk_gl_draw_pose(mk_gl_renderer *r, const mk_gl_frames *g, const mk_pose *pose,
+                          const mk_gl_draw_params *params, mk_error *err)
 {
-    if (pose->count == 0)
-        return;
+    mk_status s = check_pose(r, g, pose, err);
+    if (s != MK_OK || pose->count == 0)
+        return s;
     const mk_gl_program *p = bind_pose(r, g, pose);
     mk_gl_apply_params(p, params, !g->has_normals);
     glEnable(GL_DEPTH_TEST);
     glDrawElements(GL_TRIANGLES, (GLsizei)g->index_count, GL_UNSIGNED_INT, NULL);
     glBindVertexArray(0);
+    return MK_OK;
 }
 
 mk_status mk_gl_capture_pose(mk_gl_renderer *r, const mk_gl_frames *g, const mk_pose *pose,
                              float *out_positions, float *out_normals, mk_error *err)
 {
-    if (pose->count != 1 && pose->count != 2 && pose->count != 4)
-        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
-                            "a pose has 1, 2 or 4 entries, not %u", pose->count);
+    mk_status check = check_pose(r, g, pose, err);
+    if (check != MK_OK)
+        return check;
+    MK_GL_REQUIRE(out_positions, "out_positions", err);
+    if (pose->count == 0)
+        return MK_OK;
     size_t n = (size_t)g->vertex_count * 6;
     float *tmp = mk_alloc(&r->allocator, n * sizeof(float));
     if (!tmp)
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     const mk_gl_program *p = bind_pose(r, g, pose);
-    mk_status s = mk_gl_capture_run(r, p->id, g->vertex_count, 6, tmp, err);
+    mk_status s = mk_gl_capture_run(r, p->id, g->vertex_count, 1, 6, tmp, err);
     glBindVertexArray(0);
     if (s == MK_OK) {
         for (size_t v = 0; v < g->vertex_count; v++) {
@@ -202,32 +244,55 @@ static bool all_zero16(const float *m)
     return true;
 }
 
-mk_status mk_gl_draw_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
-                           const mk_gl_instance *instances, uint32_t count,
-                           const mk_gl_draw_params *params, mk_error *err)
+/* The one check of a crowd draw or capture, before any GL call. */
+static mk_status check_crowd(const mk_gl_renderer *r, const mk_gl_frames *g,
+                             const mk_gl_instance *instances, uint32_t count, mk_error *err)
 {
-    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    MK_GL_REQUIRE(r, "renderer", err);
+    MK_GL_REQUIRE(g, "frames", err);
     if (count == 0)
         return MK_OK;
-    for (uint32_t i = 0; i < count; i++)
+    MK_GL_REQUIRE(instances, "instances", err);
+    if (count > INT32_MAX ||
+        (uint64_t)count * sizeof(mk_gl_gpu_instance) > (uint64_t)PTRDIFF_MAX)
+        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0,
+                            "%u instances are more than one GL draw takes", count);
+    for (uint32_t i = 0; i < count; i++) {
         if (instances[i].frame_a >= g->frame_count || instances[i].frame_b >= g->frame_count)
-            return mk_error_set(err, MK_ERR_RANGE, NULL, 0,
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                                 "instance %u shows frames %u and %u of %u", i,
                                 instances[i].frame_a, instances[i].frame_b, g->frame_count);
+        if (!isfinite(instances[i].weight))
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                "instance %u has weight %g", i, (double)instances[i].weight);
+    }
+    return MK_OK;
+}
+
+/* Copies the (checked) instances into the renderer's instance buffer and
+ * sets up the crowd program over g's frame texture and VAO. */
+static mk_status bind_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
+                            const mk_gl_instance *instances, uint32_t count,
+                            const mk_gl_draw_params *params, mk_error *err)
+{
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     size_t bytes = (size_t)count * sizeof(mk_gl_gpu_instance);
     if (!mk_gl_buffer_reserve(GL_ARRAY_BUFFER, r->instance_buffer, &r->instance_capacity, bytes,
-                              GL_STREAM_DRAW))
+                              GL_STREAM_DRAW)) {
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
         return mk_error_set(err, MK_ERR_IO, NULL, 0,
                             "GL: no memory for %u instances (%zu bytes)", count, bytes);
+    }
     /* Invalidating lets the driver hand out fresh memory instead of waiting
      * for the previous frame's draw to finish reading. */
     mk_gl_gpu_instance *dst = glMapBufferRange(
         GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
     if (!dst) {
         glBindBuffer(GL_ARRAY_BUFFER, 0);
-        return mk_gl_check("mapping the instance buffer", err) == MK_OK
-                   ? mk_error_set(err, MK_ERR_IO, NULL, 0, "GL: the instance buffer cannot be mapped")
-                   : err->code;
+        mk_status s = mk_gl_check("mapping the instance buffer", err);
+        return s != MK_OK ? s
+                          : mk_error_set(err, MK_ERR_IO, NULL, 0,
+                                         "GL: the instance buffer cannot be mapped");
     }
     for (uint32_t i = 0; i < count; i++) {
         mk_gl_gpu_instance gi;
@@ -250,12 +315,64 @@ mk_status mk_gl_draw_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_BUFFER, g->frame_texture);
     glBindVertexArray(g->crowd_vao);
+    return MK_OK;
+}
+
+static void unbind_crowd(void)
+{
+    glBindVertexArray(0);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+}
+
+mk_status mk_gl_draw_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
+                           const mk_gl_instance *instances, uint32_t count,
+                           const mk_gl_draw_params *params, mk_error *err)
+{
+    mk_status s = check_crowd(r, g, instances, count, err);
+    if (s != MK_OK || count == 0)
+        return s;
+    s = bind_crowd(r, g, instances, count, params, err);
+    if (s != MK_OK)
+        return s;
     glEnable(GL_DEPTH_TEST);
     glDrawElementsInstanced(GL_TRIANGLES, (GLsizei)g->index_count, GL_UNSIGNED_INT, NULL,
                             (GLsizei)count);
-    glBindVertexArray(0);
-    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    unbind_crowd();
     return MK_OK;
+}
+
+mk_status mk_gl_capture_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
+                              const mk_gl_instance *instances, uint32_t count,
+                              float *out_positions, float *out_normals, mk_error *err)
+{
+    mk_status s = check_crowd(r, g, instances, count, err);
+    if (s != MK_OK || count == 0)
+        return s;
+    MK_GL_REQUIRE(out_positions, "out_positions", err);
+    size_t vertices = (size_t)count * g->vertex_count;
+    if (vertices > SIZE_MAX / (6 * sizeof(float)) ||
+        vertices * 6 * sizeof(float) > (size_t)PTRDIFF_MAX)
+        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0,
+                            "%u instances of %u vertices do not fit one capture buffer", count,
+                            g->vertex_count);
+    size_t n = vertices * 6;
+    float *tmp = mk_alloc(&r->allocator, n * sizeof(float));
+    if (!tmp)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    s = bind_crowd(r, g, instances, count, NULL, err);
+    if (s == MK_OK)
+        s = mk_gl_capture_run(r, r->programs[MK_GL_PROGRAM_CROWD].id, g->vertex_count, count, 6,
+                              tmp, err);
+    unbind_crowd();
+    if (s == MK_OK) {
+        for (size_t v = 0; v < vertices; v++) {
+            memcpy(out_positions + 3 * v, tmp + 6 * v, 3 * sizeof(float));
+            if (out_normals && g->has_normals)
+                memcpy(out_normals + 3 * v, tmp + 6 * v + 3, 3 * sizeof(float));
+        }
+    }
+    mk_free(&r->allocator, tmp, n * sizeof(float));
+    return s;
 }
 
 /* ---- mk_gl_mesh: the standard path with CPU-written vertices ------------ */
@@ -264,7 +381,16 @@ mk_status mk_gl_mesh_create(mk_gl_renderer *r, uint32_t vertex_count, const uint
                             uint32_t index_count, bool has_normals, mk_gl_mesh **out,
                             mk_error *err)
 {
+    MK_GL_REQUIRE(out, "out", err);
     *out = NULL;
+    MK_GL_REQUIRE(r, "renderer", err);
+    if (index_count && !indices)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0, "indices is NULL");
+    if ((size_t)vertex_count * 3 * sizeof(float) > (size_t)PTRDIFF_MAX ||
+        index_count > INT32_MAX)
+        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0,
+                            "a mesh of %u vertices and %u indices is too large for GL",
+                            vertex_count, index_count);
     for (uint32_t i = 0; i < index_count; i++)
         if (indices[i] >= vertex_count)
             return mk_error_set(err, MK_ERR_RANGE, NULL, 0, "index %u is %u, not below %u", i,
@@ -321,8 +447,11 @@ void mk_gl_mesh_destroy(mk_gl_mesh *m)
     mk_free(&a, m, sizeof *m);
 }
 
-void mk_gl_mesh_update(mk_gl_mesh *m, const float *positions, const float *normals)
+mk_status mk_gl_mesh_update(mk_gl_mesh *m, const float *positions, const float *normals,
+                             mk_error *err)
 {
+    MK_GL_REQUIRE(m, "mesh", err);
+    MK_GL_REQUIRE(positions, "positions", err);
     GLsizeiptr stream = (GLsizeiptr)((size_t)m->vertex_count * 3 * sizeof(float));
     /* Orphan, then fill: the previous draw may still be reading the old data. */
     glBindBuffer(GL_ARRAY_BUFFER, m->position_buffer);
@@ -334,14 +463,21 @@ void mk_gl_mesh_update(mk_gl_mesh *m, const float *positions, const float *norma
         glBufferSubData(GL_ARRAY_BUFFER, 0, stream, normals);
     }
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+    return MK_OK;
 }
 
-void mk_gl_draw_mesh(mk_gl_renderer *r, const mk_gl_mesh *m, const mk_gl_draw_params *params)
+mk_status mk_gl_draw_mesh(mk_gl_renderer *r, const mk_gl_mesh *m, const mk_gl_draw_params *params,
+                          mk_error *err)
 {
+    MK_GL_REQUIRE(r, "renderer", err);
+    MK_GL_REQUIRE(m, "mesh", err);
     const mk_gl_program *p = &r->programs[MK_GL_PROGRAM_STANDARD];
     mk_gl_apply_params(p, params, !m->has_normals);
+    /* The standard shader scales by the pose weight; a mesh is drawn as is. */
+    glUniform1f(p->weight, 1.0f);
     glBindVertexArray(m->vao);
     glEnable(GL_DEPTH_TEST);
     glDrawElements(GL_TRIANGLES, (GLsizei)m->index_count, GL_UNSIGNED_INT, NULL);
     glBindVertexArray(0);
+    return MK_OK;
 }

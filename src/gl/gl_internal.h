@@ -8,8 +8,8 @@
 
 /* Programs of the renderer, one per path / stream count. */
 typedef enum mk_gl_program_id {
-    MK_GL_PROGRAM_STANDARD = 0, /* one stream */
-    MK_GL_PROGRAM_PAIR,         /* two streams, one weight */
+    MK_GL_PROGRAM_STANDARD = 0, /* one stream, one weight */
+    MK_GL_PROGRAM_PAIR,         /* two streams, two weights */
     MK_GL_PROGRAM_SMOOTH,       /* four streams, four weights */
     MK_GL_PROGRAM_MORPH,        /* glTF targets from a buffer texture */
     MK_GL_PROGRAM_CROWD,        /* instanced, frames from a buffer texture */
@@ -20,7 +20,8 @@ typedef struct mk_gl_program {
     GLuint id;
     /* Uniform locations; -1 where the program has no such uniform. */
     GLint view_projection, model, light, color, ambient, flat;
-    GLint weight, weights;                 /* pair, smooth */
+    GLint weight;                          /* standard: float */
+    GLint weights;                         /* pair: vec2, smooth: vec4 */
     GLint deltas, active, active_count;    /* morph */
     GLint frames, vertex_count, normal_base; /* crowd */
 } mk_gl_program;
@@ -93,10 +94,20 @@ void mk_gl_apply_params(const mk_gl_program *program, const mk_gl_draw_params *p
 bool mk_gl_buffer_reserve(GLenum target, GLuint buffer, size_t *capacity, size_t bytes,
                           GLenum usage);
 
-/* Runs `program` over `count` vertices with transform feedback into the
- * renderer's capture buffer and copies out the interleaved floats
- * (count * floats_per_vertex). The caller has bound the VAO and set uniforms. */
+/* Runs `program` over `count` vertices, `instances` times, with transform
+ * feedback into the renderer's capture buffer and copies out the
+ * interleaved floats (instances * count * floats_per_vertex, instance after
+ * instance, as GL emits them). The caller has bound the VAO, set uniforms
+ * and checked that the byte count fits size_t and GLsizeiptr. */
 mk_status mk_gl_capture_run(mk_gl_renderer *renderer, GLuint program, uint32_t count,
-                            uint32_t floats_per_vertex, float *out, mk_error *err);
+                            uint32_t instances, uint32_t floats_per_vertex, float *out,
+                            mk_error *err);
+
+/* MK_ERR_INVALID_ARGUMENT naming `what` when p is NULL. */
+#define MK_GL_REQUIRE(p, what, err)                                                         \
+    do {                                                                                    \
+        if (!(p))                                                                           \
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0, "%s is NULL", what); \
+    } while (0)
 
 #endif

@@ -1,4 +1,5 @@
 /* Target path: glTF morph targets evaluated in the vertex shader. */
+#include <math.h>
 #include <string.h>
 
 #include "gl_internal.h"
@@ -6,7 +7,16 @@
 mk_status mk_gl_morph_create(mk_gl_renderer *r, const mk_morph_set *set, const uint32_t *indices,
                              uint32_t index_count, mk_gl_morph **out, mk_error *err)
 {
+    MK_GL_REQUIRE(out, "out", err);
     *out = NULL;
+    MK_GL_REQUIRE(r, "renderer", err);
+    MK_GL_REQUIRE(set, "set", err);
+    if (index_count && !indices)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0, "indices is NULL");
+    if (index_count > INT32_MAX || (size_t)set->vertex_count * 10 * sizeof(float) > INT32_MAX)
+        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0,
+                            "a morph set of %u vertices and %u indices is too large for GL",
+                            set->vertex_count, index_count);
     const uint32_t V = set->vertex_count;
     for (uint32_t i = 0; i < index_count; i++)
         if (indices[i] >= V)
@@ -135,6 +145,20 @@ void mk_gl_morph_destroy(mk_gl_morph *m)
     mk_free(&r->allocator, m, sizeof *m);
 }
 
+/* The one check of a morph draw or capture, before any GL call. */
+static mk_status check_morph(const mk_gl_renderer *r, const mk_gl_morph *m, const float *weights,
+                             mk_error *err)
+{
+    MK_GL_REQUIRE(r, "renderer", err);
+    MK_GL_REQUIRE(m, "morph", err);
+    if (weights)
+        for (uint32_t t = 0; t < m->target_count; t++)
+            if (!isfinite(weights[t]))
+                return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                    "target %u has weight %g", t, (double)weights[t]);
+    return MK_OK;
+}
+
 /* Uploads the active (non-zero weight) targets as RGBA32I texels
  * (position, normal, tangent offsets, weight bits) and binds the program
  * with its textures. */
@@ -195,7 +219,10 @@ static void unbind_morph(void)
 mk_status mk_gl_draw_morph(mk_gl_renderer *r, mk_gl_morph *m, const float *weights,
                            const mk_gl_draw_params *params, mk_error *err)
 {
-    mk_status s = bind_morph(r, m, weights, err);
+    mk_status s = check_morph(r, m, weights, err);
+    if (s != MK_OK)
+        return s;
+    s = bind_morph(r, m, weights, err);
     if (s != MK_OK)
         return s;
     mk_gl_apply_params(&r->programs[MK_GL_PROGRAM_MORPH], params, !m->has_normals);
@@ -212,14 +239,18 @@ mk_status mk_gl_capture_morph(mk_gl_renderer *r, mk_gl_morph *m, const float *we
                               float *out_positions, float *out_normals, float *out_tangents,
                               mk_error *err)
 {
+    mk_status check = check_morph(r, m, weights, err);
+    if (check != MK_OK)
+        return check;
+    MK_GL_REQUIRE(out_positions, "out_positions", err);
     size_t n = (size_t)m->vertex_count * 10;
     float *tmp = mk_alloc(&r->allocator, n * sizeof(float));
     if (!tmp)
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     mk_status s = bind_morph(r, m, weights, err);
     if (s == MK_OK)
-        s = mk_gl_capture_run(r, r->programs[MK_GL_PROGRAM_MORPH].id, m->vertex_count, 10, tmp,
-                              err);
+        s = mk_gl_capture_run(r, r->programs[MK_GL_PROGRAM_MORPH].id, m->vertex_count, 1, 10,
+                              tmp, err);
     unbind_morph();
     if (s == MK_OK) {
         for (size_t v = 0; v < m->vertex_count; v++) {

@@ -105,10 +105,9 @@ static mk_status link_program(const program_source *src, GLuint fragment, mk_gl_
     return MK_OK;
 }
 
-mk_status mk_gl_renderer_create(const mk_gl_renderer_options *options, mk_gl_renderer **out,
-                                mk_error *err)
+mk_status mk_gl_renderer_create(const mk_allocator *alloc, mk_gl_renderer **out, mk_error *err)
 {
-    const mk_allocator *alloc = options ? options->allocator : NULL;
+    MK_GL_REQUIRE(out, "out", err);
     *out = NULL;
     int version = epoxy_gl_version();
     if (version < 33 || !epoxy_is_desktop_gl())
@@ -227,9 +226,10 @@ bool mk_gl_buffer_reserve(GLenum target, GLuint buffer, size_t *capacity, size_t
 }
 
 mk_status mk_gl_capture_run(mk_gl_renderer *r, GLuint program, uint32_t count,
-                            uint32_t floats_per_vertex, float *out, mk_error *err)
+                            uint32_t instances, uint32_t floats_per_vertex, float *out,
+                            mk_error *err)
 {
-    size_t bytes = (size_t)count * floats_per_vertex * sizeof(float);
+    size_t bytes = (size_t)instances * count * floats_per_vertex * sizeof(float);
     if (!mk_gl_buffer_reserve(GL_TRANSFORM_FEEDBACK_BUFFER, r->capture_buffer,
                               &r->capture_capacity, bytes, GL_STREAM_READ))
         return mk_error_set(err, MK_ERR_IO, NULL, 0,
@@ -241,8 +241,9 @@ mk_status mk_gl_capture_run(mk_gl_renderer *r, GLuint program, uint32_t count,
     glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, r->capture_buffer, 0, (GLsizeiptr)bytes);
     glEnable(GL_RASTERIZER_DISCARD);
     glBeginTransformFeedback(GL_POINTS);
-    /* Points in vertex order: output i is vertex i, and gl_VertexID == i. */
-    glDrawArrays(GL_POINTS, 0, (GLsizei)count);
+    /* Points in vertex order: output i is vertex i, and gl_VertexID == i;
+     * instances follow one another. */
+    glDrawArraysInstanced(GL_POINTS, 0, (GLsizei)count, (GLsizei)instances);
     glEndTransformFeedback();
     glDisable(GL_RASTERIZER_DISCARD);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)previous_fbo);

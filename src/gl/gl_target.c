@@ -3,9 +3,12 @@
 
 #include "gl_internal.h"
 
-mk_status mk_gl_target_create(const mk_gl_target_desc *desc, mk_gl_target **out, mk_error *err)
+mk_status mk_gl_target_create(const mk_gl_target_desc *desc, const mk_allocator *allocator,
+                             mk_gl_target **out, mk_error *err)
 {
+    MK_GL_REQUIRE(out, "out", err);
     *out = NULL;
+    MK_GL_REQUIRE(desc, "desc", err);
     GLint max_size = 0, max_samples = 0;
     glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_size);
     glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
@@ -14,11 +17,11 @@ mk_status mk_gl_target_create(const mk_gl_target_desc *desc, mk_gl_target **out,
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                             "a %ux%u framebuffer: each side must be 1..%d", desc->width,
                             desc->height, max_size);
-    mk_gl_target *t = mk_alloc(desc->allocator, sizeof *t);
+    mk_gl_target *t = mk_alloc(allocator, sizeof *t);
     if (!t)
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     memset(t, 0, sizeof *t);
-    t->allocator = desc->allocator ? *desc->allocator : (mk_allocator){0};
+    t->allocator = allocator ? *allocator : (mk_allocator){0};
     t->width = desc->width;
     t->height = desc->height;
     t->samples = desc->samples > 1 ? desc->samples : 0;
@@ -81,17 +84,24 @@ void mk_gl_target_destroy(mk_gl_target *t)
     mk_free(&a, t, sizeof *t);
 }
 
-void mk_gl_target_begin(mk_gl_target *t, const float clear_rgba[4])
+mk_status mk_gl_target_begin(mk_gl_target *t, const float clear_rgba[4], mk_error *err)
 {
+    static const float black[4] = {0, 0, 0, 1};
+    MK_GL_REQUIRE(t, "target", err);
+    if (!clear_rgba)
+        clear_rgba = black;
     glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
     glViewport(0, 0, (GLsizei)t->width, (GLsizei)t->height);
     glClearColor(clear_rgba[0], clear_rgba[1], clear_rgba[2], clear_rgba[3]);
     glClearDepth(1.0);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    return MK_OK;
 }
 
 mk_status mk_gl_target_read(mk_gl_target *t, uint8_t *out, mk_error *err)
 {
+    MK_GL_REQUIRE(t, "target", err);
+    MK_GL_REQUIRE(out, "out", err);
     GLsizei w = (GLsizei)t->width, h = (GLsizei)t->height;
     GLuint source = t->fbo;
     if (t->samples) {

@@ -166,8 +166,8 @@ static bool render(mk_scene *scene, mk_gl_renderer *r, const preview_args *a,
 {
     mk_error err;
     mk_gl_target *target = NULL;
-    mk_gl_target_desc td = {a->width, a->height, 4, NULL};
-    if (mk_gl_target_create(&td, &target, &err) != MK_OK) {
+    mk_gl_target_desc td = {a->width, a->height, 4};
+    if (mk_gl_target_create(&td, NULL, &target, &err) != MK_OK) {
         mk_cli_print_error(&err);
         return false;
     }
@@ -183,7 +183,7 @@ static bool render(mk_scene *scene, mk_gl_renderer *r, const preview_args *a,
     bool tty = isatty(2) && n >= 24;
     for (uint32_t i = 0; i < n; i++) {
         mk_scene_seek(scene, times[i]);
-        mk_gl_target_begin(target, clear);
+        mk_gl_target_begin(target, clear, &err);
         mk_scene_draw(scene, r, &params);
         if (mk_gl_target_read(target, frames[i], &err) != MK_OK) {
             mk_cli_print_error(&err);
@@ -361,7 +361,7 @@ int mk_cmd_preview(int argc, char **argv)
     mk_error err;
     mk_gl_context *context = NULL;
     mk_gl_renderer *renderer = NULL;
-    if (mk_gl_context_create(NULL, &context, &err) != MK_OK) {
+    if (mk_gl_context_create(NULL, NULL, &context, &err) != MK_OK) {
         mk_cli_print_error(&err);
         mk_scene_destroy(scene);
         mk_scene_destroy(beside);

@@ -479,7 +479,9 @@ void mk_scene_draw(mk_scene *s, mk_gl_renderer *r, const mk_gl_draw_params *para
     if (s->unit) {
         mk_pose pose;
         mk_player_pose(&s->player, &pose);
-        mk_gl_draw_pose(r, s->frames, &pose, params);
+        mk_error err;
+        if (mk_gl_draw_pose(r, s->frames, &pose, params, &err) != MK_OK)
+            mk_cli_print_error(&err);
         return;
     }
     mk_gl_draw_params p = *params;

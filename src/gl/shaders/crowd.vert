@@ -26,7 +26,7 @@ vec3 fetch3(int i)
 vec3 safe_normalize(vec3 n)
 {
     float len2 = dot(n, n);
-    return len2 > 1e-24 ? n * inversesqrt(len2) : vec3(0.0);
+    return len2 >= 1e-24 ? n * inversesqrt(len2) : vec3(0.0);
 }
 
 void main()

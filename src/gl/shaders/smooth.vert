@@ -1,7 +1,8 @@
 #version 330 core
-// Smooth poses: four frames (previous, current, next, after) with the cubic
-// (Hermite) basis weights the player computed; weights sum to 1 and may be
-// negative.
+// Pose of four entries: out = sum_i w[i] * F_i with the weights as given,
+// as mk_pose_eval computes it. The player's smooth poses put the cubic
+// (Hermite) basis weights here (previous, current, next, after frame), which
+// may be negative; nothing here assumes they sum to 1.
 layout(location = 0) in vec3 a_position0;
 layout(location = 1) in vec3 a_position1;
 layout(location = 2) in vec3 a_position2;
@@ -23,7 +24,7 @@ out vec3 tf_normal;
 vec3 safe_normalize(vec3 n)
 {
     float len2 = dot(n, n);
-    return len2 > 1e-24 ? n * inversesqrt(len2) : vec3(0.0);
+    return len2 >= 1e-24 ? n * inversesqrt(len2) : vec3(0.0);
 }
 
 void main()
