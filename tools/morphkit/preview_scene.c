@@ -17,7 +17,7 @@ typedef struct gltf_draw {
     float world[16];
 } gltf_draw;
 
-struct mk_scene {
+struct mk_preview {
     /* unit folders */
     mk_unit *unit;
     mk_clip_set *forced_clips; /* with an interpolation override, else NULL */
@@ -53,7 +53,7 @@ static bool parse_index(const char *s, uint32_t *out)
 }
 
 /* A copy of the unit's clips with one interpolation forced on all of them. */
-static bool force_interpolation(mk_scene *s, mk_interpolation interp)
+static bool force_interpolation(mk_preview *s, mk_interpolation interp)
 {
     const mk_clip_set *src = s->unit->clips;
     mk_clip_desc *d = calloc(src->clip_count, sizeof *d);
@@ -102,7 +102,7 @@ static bool force_interpolation(mk_scene *s, mk_interpolation interp)
     return ok;
 }
 
-static int load_unit(mk_scene *s, const char *path, const mk_scene_options *o)
+static int load_unit(mk_preview *s, const char *path, const mk_preview_options *o)
 {
     mk_error err;
     mk_unit_options uo;
@@ -133,7 +133,7 @@ static int load_unit(mk_scene *s, const char *path, const mk_scene_options *o)
         if (anim == MK_NONE)
             anim = 0;
     }
-    mk_scene_set_anim(s, anim);
+    mk_preview_set_anim(s, anim);
     return MK_EXIT_OK;
 }
 
@@ -171,7 +171,7 @@ static void node_world(const mk_gltf *g, const float *trs, uint32_t node, float 
 
 /* Builds animation a's clip with its cursors and sample buffer, replacing the
  * current ones; false (printed) when the clip cannot be built. */
-static bool build_track_clip(mk_scene *s, uint32_t a)
+static bool build_track_clip(mk_preview *s, uint32_t a)
 {
     mk_error err;
     mk_track_clip *clip = NULL;
@@ -197,7 +197,7 @@ static bool build_track_clip(mk_scene *s, uint32_t a)
     return true;
 }
 
-static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
+static int load_gltf(mk_preview *s, const char *path, const mk_preview_options *o)
 {
     mk_error err;
     if (mk_gltf_load(path, NULL, &s->gltf, &err) != MK_OK) {
@@ -276,11 +276,11 @@ static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
     s->anim = anim;
     if (g->animation_count && !build_track_clip(s, anim))
         return MK_EXIT_INVALID;
-    mk_scene_seek(s, 0);
+    mk_preview_seek(s, 0);
     return MK_EXIT_OK;
 }
 
-int mk_scene_load(const char *path, const mk_scene_options *o, mk_scene **out)
+int mk_preview_load(const char *path, const mk_preview_options *o, mk_preview **out)
 {
     *out = NULL;
     struct stat st;
@@ -299,21 +299,21 @@ int mk_scene_load(const char *path, const mk_scene_options *o, mk_scene **out)
                     path);
         return MK_EXIT_INVALID;
     }
-    mk_scene *s = calloc(1, sizeof *s);
+    mk_preview *s = calloc(1, sizeof *s);
     if (!s) {
         mk_cli_fail("out of memory");
         return MK_EXIT_INVALID;
     }
     int rc = dir ? load_unit(s, path, o) : load_gltf(s, path, o);
     if (rc != MK_EXIT_OK) {
-        mk_scene_destroy(s);
+        mk_preview_destroy(s);
         return rc;
     }
     *out = s;
     return MK_EXIT_OK;
 }
 
-void mk_scene_destroy(mk_scene *s)
+void mk_preview_destroy(mk_preview *s)
 {
     if (!s)
         return;
@@ -334,7 +334,7 @@ void mk_scene_destroy(mk_scene *s)
     free(s);
 }
 
-bool mk_scene_upload(mk_scene *s, mk_gl_renderer *r)
+bool mk_preview_upload(mk_preview *s, mk_gl_renderer *r)
 {
     mk_error err;
     if (s->unit) {
@@ -354,7 +354,7 @@ bool mk_scene_upload(mk_scene *s, mk_gl_renderer *r)
     return true;
 }
 
-void mk_scene_release(mk_scene *s)
+void mk_preview_release(mk_preview *s)
 {
     mk_gl_frames_destroy(s->frames);
     s->frames = NULL;
@@ -366,12 +366,12 @@ void mk_scene_release(mk_scene *s)
 
 /* ---- animation ------------------------------------------------------------------ */
 
-uint32_t mk_scene_anim_count(const mk_scene *s)
+uint32_t mk_preview_anim_count(const mk_preview *s)
 {
     return s->unit ? s->clips->clip_count : s->gltf->animation_count;
 }
 
-const char *mk_scene_anim_name(const mk_scene *s, uint32_t a)
+const char *mk_preview_anim_name(const mk_preview *s, uint32_t a)
 {
     if (s->unit)
         return s->clips->clips[a].name;
@@ -380,27 +380,27 @@ const char *mk_scene_anim_name(const mk_scene *s, uint32_t a)
     return s->gltf->animations[a].name ? s->gltf->animations[a].name : "(unnamed)";
 }
 
-uint32_t mk_scene_anim(const mk_scene *s)
+uint32_t mk_preview_anim(const mk_preview *s)
 {
     return s->anim;
 }
 
-void mk_scene_set_anim(mk_scene *s, uint32_t a)
+void mk_preview_set_anim(mk_preview *s, uint32_t a)
 {
     if (s->gltf && s->gltf->animation_count && !build_track_clip(s, a))
         return; /* keeps the animation it had */
     s->anim = a;
-    mk_scene_seek(s, 0);
+    mk_preview_seek(s, 0);
 }
 
-int64_t mk_scene_length_us(const mk_scene *s)
+int64_t mk_preview_length_us(const mk_preview *s)
 {
     int64_t len = s->unit ? s->clips->clips[s->anim].length_us
                           : (s->track_clip ? s->track_clip->duration_us : 0);
     return len > 0 ? len : 1000000;
 }
 
-void mk_scene_seek(mk_scene *s, int64_t t)
+void mk_preview_seek(mk_preview *s, int64_t t)
 {
     if (t < 0)
         t = 0;
@@ -449,32 +449,32 @@ void mk_scene_seek(mk_scene *s, int64_t t)
         node_world(g, s->node_trs, s->draws[d].node, s->draws[d].world);
 }
 
-int64_t mk_scene_time(const mk_scene *s)
+int64_t mk_preview_time(const mk_preview *s)
 {
     return s->time_us;
 }
 
-void mk_scene_step(mk_scene *s, int dir)
+void mk_preview_step(mk_preview *s, int dir)
 {
     if (!s->unit) {
-        mk_scene_seek(s, s->time_us + (dir > 0 ? 1 : -1) * 1000000 / 30);
+        mk_preview_seek(s, s->time_us + (dir > 0 ? 1 : -1) * 1000000 / 30);
         return;
     }
     mk_player_state st;
     mk_player_get_state(&s->player, &st);
     if (dir > 0) {
-        mk_scene_seek(s, s->time_us + (st.duration_us - st.time_us));
+        mk_preview_seek(s, s->time_us + (st.duration_us - st.time_us));
     } else {
         int64_t start = s->time_us - st.time_us; /* this frame's start */
-        mk_scene_seek(s, start - 1);             /* into the previous frame */
+        mk_preview_seek(s, start - 1);             /* into the previous frame */
         mk_player_get_state(&s->player, &st);
-        mk_scene_seek(s, s->time_us - st.time_us);
+        mk_preview_seek(s, s->time_us - st.time_us);
     }
 }
 
 /* ---- drawing ---------------------------------------------------------------------- */
 
-void mk_scene_draw(mk_scene *s, mk_gl_renderer *r, const mk_gl_draw_params *params)
+void mk_preview_draw(mk_preview *s, mk_gl_renderer *r, const mk_gl_draw_params *params)
 {
     if (s->unit) {
         mk_pose pose;
@@ -505,7 +505,7 @@ static void grow(float lo[3], float hi[3], const float *p, const float *m)
     }
 }
 
-void mk_scene_bounds(const mk_scene *s, float center[3], float *radius)
+void mk_preview_bounds(const mk_preview *s, float center[3], float *radius)
 {
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     if (s->unit) {
@@ -518,10 +518,10 @@ void mk_scene_bounds(const mk_scene *s, float center[3], float *radius)
         }
     } else {
         /* Evaluate on the CPU at 24 times across the animation. */
-        mk_scene *m = (mk_scene *)s; /* seek changes only the time, restored below */
-        int64_t saved = s->time_us, len = mk_scene_length_us(s);
+        mk_preview *m = (mk_preview *)s; /* seek changes only the time, restored below */
+        int64_t saved = s->time_us, len = mk_preview_length_us(s);
         for (int k = 0; k <= 24; k++) {
-            mk_scene_seek(m, len * k / 24);
+            mk_preview_seek(m, len * k / 24);
             for (uint32_t d = 0; d < s->draw_count; d++) {
                 const mk_morph_set *set = s->draws[d].set;
                 float *pos = malloc((size_t)set->vertex_count * 3 * sizeof(float));
@@ -533,7 +533,7 @@ void mk_scene_bounds(const mk_scene *s, float center[3], float *radius)
                 free(pos);
             }
         }
-        mk_scene_seek(m, saved);
+        mk_preview_seek(m, saved);
     }
     float r2 = 0;
     for (int c = 0; c < 3; c++) {
@@ -543,16 +543,16 @@ void mk_scene_bounds(const mk_scene *s, float center[3], float *radius)
     *radius = sqrtf(r2) > 1e-6f ? sqrtf(r2) : 1.0f;
 }
 
-static uint32_t frame_number(const mk_scene *s, uint32_t clip, uint32_t frame)
+static uint32_t frame_number(const mk_preview *s, uint32_t clip, uint32_t frame)
 {
     /* Clips of a unit follow its animations one to one (unit.h). */
     return s->unit->files->animations[clip].first_number + frame;
 }
 
-void mk_scene_label(const mk_scene *s, char *buf, size_t size)
+void mk_preview_label(const mk_preview *s, char *buf, size_t size)
 {
     if (!s->unit) {
-        snprintf(buf, size, "%s %.2fs", mk_scene_anim_name(s, s->anim),
+        snprintf(buf, size, "%s %.2fs", mk_preview_anim_name(s, s->anim),
                  (double)s->time_us / 1e6);
         return;
     }
@@ -565,10 +565,10 @@ void mk_scene_label(const mk_scene *s, char *buf, size_t size)
              other ? " " : "", frame_number(s, st.next_clip, st.next_frame), (double)st.weight);
 }
 
-void mk_scene_state_text(const mk_scene *s, char *buf, size_t size)
+void mk_preview_state_text(const mk_preview *s, char *buf, size_t size)
 {
     if (!s->unit) {
-        snprintf(buf, size, "animation %s  time %.2f s", mk_scene_anim_name(s, s->anim),
+        snprintf(buf, size, "animation %s  time %.2f s", mk_preview_anim_name(s, s->anim),
                  (double)s->time_us / 1e6);
         return;
     }
@@ -581,7 +581,7 @@ void mk_scene_state_text(const mk_scene *s, char *buf, size_t size)
              (double)st.weight);
 }
 
-uint32_t mk_scene_sheet_times(const mk_scene *s, int64_t *times, uint32_t max)
+uint32_t mk_preview_sheet_times(const mk_preview *s, int64_t *times, uint32_t max)
 {
     uint32_t n = 0;
     if (s->unit) {
@@ -597,7 +597,7 @@ uint32_t mk_scene_sheet_times(const mk_scene *s, int64_t *times, uint32_t max)
         }
         return n;
     }
-    int64_t len = mk_scene_length_us(s);
+    int64_t len = mk_preview_length_us(s);
     for (; n < 12 && n < max; n++)
         times[n] = len * n / 11;
     return n;
