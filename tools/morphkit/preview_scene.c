@@ -32,7 +32,9 @@ struct mk_preview {
     uint32_t *cursors;  /* per track: forward playback costs O(1) (track.h) */
     float *track_values; /* one full sample of track_clip */
     float *weights; /* per draw: its mesh's target count, at weight_offset[d] */
-    float *node_trs; /* per node: translation, rotation, scale as animated now */
+    mk_scene *graph; /* the node hierarchy (scene.h) */
+    mk_scene_pose *pose; /* its local transforms as animated now */
+    float *node_world; /* per node: its world matrix now */
     uint32_t *weight_offset;
     uint32_t weight_total;
     /* both */
@@ -137,38 +139,6 @@ static int load_unit(mk_preview *s, const char *path, const mk_preview_options *
     return MK_EXIT_OK;
 }
 
-/* world = parent world * local (TRS or matrix), glTF 2.0 section 3.5.3.
- * trs (10 floats a node: translation, rotation xyzw, scale) holds the
- * animated values; NULL uses the file's own. */
-static void node_world(const mk_gltf *g, const float *trs, uint32_t node, float out[16])
-{
-    const mk_gltf_node *n = &g->nodes[node];
-    float local[16];
-    if (n->has_matrix) {
-        memcpy(local, n->matrix, sizeof local);
-    } else {
-        const float *t = trs ? trs + 10 * (size_t)node : n->translation;
-        const float *q = trs ? t + 3 : n->rotation, *sc = trs ? t + 7 : n->scale;
-        float x = q[0], y = q[1], z = q[2], w = q[3];
-        float r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
-                      2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-                      2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
-        for (int c = 0; c < 3; c++) {
-            for (int k = 0; k < 3; k++)
-                local[c * 4 + k] = r[c * 3 + k] * sc[c];
-            local[c * 4 + 3] = 0;
-        }
-        local[12] = t[0], local[13] = t[1], local[14] = t[2], local[15] = 1;
-    }
-    if (n->parent != MK_NONE) {
-        float parent[16];
-        node_world(g, trs, n->parent, parent);
-        mk_gl_mat4_multiply(out, parent, local);
-    } else {
-        memcpy(out, local, sizeof local);
-    }
-}
-
 /* Builds animation a's clip with its cursors and sample buffer, replacing the
  * current ones; false (printed) when the clip cannot be built. */
 static bool build_track_clip(mk_preview *s, uint32_t a)
@@ -205,6 +175,11 @@ static int load_gltf(mk_preview *s, const char *path, const mk_preview_options *
         return MK_EXIT_INVALID;
     }
     const mk_gltf *g = s->gltf;
+    if (mk_gltf_build_scene(g, NULL, &s->graph, &err) != MK_OK ||
+        mk_scene_pose_create(s->graph, NULL, &s->pose, &err) != MK_OK) {
+        mk_cli_print_error(&err);
+        return MK_EXIT_INVALID;
+    }
     /* Every node with a mesh (the default scene's hierarchy or not: nodes
      * carry their parents, so world transforms come out the same). */
     uint32_t prims = 0;
@@ -242,7 +217,6 @@ static int load_gltf(mk_preview *s, const char *path, const mk_preview_options *
                     return MK_EXIT_INVALID;
                 }
             }
-            node_world(g, NULL, n, d->world);
             s->weight_offset[s->draw_count] = s->weight_total;
             s->weight_total += d->set->target_count;
             s->draw_count++;
@@ -253,8 +227,8 @@ static int load_gltf(mk_preview *s, const char *path, const mk_preview_options *
         return MK_EXIT_INVALID;
     }
     s->weights = calloc(s->weight_total ? s->weight_total : 1, sizeof(float));
-    s->node_trs = calloc((size_t)g->node_count * 10 + 1, sizeof(float));
-    if (!s->weights || !s->node_trs) {
+    s->node_world = calloc((size_t)g->node_count * 16 + 1, sizeof(float));
+    if (!s->weights || !s->node_world) {
         mk_cli_fail("out of memory");
         return MK_EXIT_INVALID;
     }
@@ -326,7 +300,9 @@ void mk_preview_destroy(mk_preview *s)
     free(s->draws);
     free(s->weight_offset);
     free(s->weights);
-    free(s->node_trs);
+    free(s->node_world);
+    mk_scene_pose_destroy(s->pose);
+    mk_scene_destroy(s->graph);
     free(s->cursors);
     free(s->track_values);
     mk_track_clip_destroy(s->track_clip);
@@ -400,6 +376,18 @@ int64_t mk_preview_length_us(const mk_preview *s)
     return len > 0 ? len : 1000000;
 }
 
+/* World matrices of the pose (scene.h) into every draw. */
+static void update_world(mk_preview *s)
+{
+    mk_error err;
+    if (mk_scene_pose_world(s->graph, s->pose, s->node_world, s->graph->node_count, &err) !=
+        MK_OK)
+        mk_cli_print_error(&err);
+    for (uint32_t d = 0; d < s->draw_count; d++)
+        memcpy(s->draws[d].world, s->node_world + 16 * (size_t)s->draws[d].node,
+               sizeof s->draws[d].world);
+}
+
 void mk_preview_seek(mk_preview *s, int64_t t)
 {
     if (t < 0)
@@ -411,33 +399,24 @@ void mk_preview_seek(mk_preview *s, int64_t t)
         mk_player_advance(&s->player, t, NULL);
         return;
     }
-    /* glTF: default weights, then the animation's weight tracks (looping). */
+    /* glTF: default weights and the rest pose, then the animation (looping). */
     for (uint32_t d = 0; d < s->draw_count; d++)
         mk_gltf_node_default_weights(s->gltf, s->draws[d].node, s->weights + s->weight_offset[d],
                                      s->draws[d].set->target_count);
-    if (!s->track_clip)
+    mk_scene_pose_reset(s->graph, s->pose, NULL);
+    if (!s->track_clip) {
+        update_world(s);
         return;
+    }
     int64_t len = s->track_clip->duration_us;
     /* Loop: one run is [0, len]; later times wrap. */
     int64_t local = t <= len ? t : (len > 0 ? t % len : 0);
-    float *value = s->track_values;
-    const mk_gltf *g = s->gltf;
-    for (uint32_t n = 0; n < g->node_count; n++) {
-        memcpy(s->node_trs + 10 * (size_t)n, g->nodes[n].translation, 3 * sizeof(float));
-        memcpy(s->node_trs + 10 * (size_t)n + 3, g->nodes[n].rotation, 4 * sizeof(float));
-        memcpy(s->node_trs + 10 * (size_t)n + 7, g->nodes[n].scale, 3 * sizeof(float));
-    }
     for (uint32_t k = 0; k < s->track_clip->track_count; k++) {
         const mk_track *tr = &s->track_clip->tracks[k];
+        float *value = s->track_values + tr->value_offset;
         mk_track_sample_cursor(tr, local, &s->cursors[k], value);
-        if (tr->path != MK_TRACK_WEIGHTS) {
-            /* node transforms: the TRS slot of the track's node */
-            static const uint32_t slot[MK_TRACK_PATH_COUNT] = {0, 0, 3, 7};
-            if (tr->target < g->node_count)
-                memcpy(s->node_trs + 10 * (size_t)tr->target + slot[tr->path], value,
-                       tr->components * sizeof(float));
-            continue;
-        }
+        if (tr->path != MK_TRACK_WEIGHTS)
+            continue; /* node transforms: mk_scene_pose_apply below */
         for (uint32_t d = 0; d < s->draw_count; d++)
             if (s->draws[d].node == tr->target) {
                 uint32_t n = s->draws[d].set->target_count;
@@ -445,8 +424,10 @@ void mk_preview_seek(mk_preview *s, int64_t t)
                        (n < tr->components ? n : tr->components) * sizeof(float));
             }
     }
-    for (uint32_t d = 0; d < s->draw_count; d++)
-        node_world(g, s->node_trs, s->draws[d].node, s->draws[d].world);
+    mk_error err;
+    if (mk_scene_pose_apply(s->graph, s->pose, s->track_clip, s->track_values, &err) != MK_OK)
+        mk_cli_print_error(&err);
+    update_world(s);
 }
 
 int64_t mk_preview_time(const mk_preview *s)
