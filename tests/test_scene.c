@@ -570,6 +570,90 @@ static void test_gltf_interpolation_rotation(void)
               6.958913326263428, 0, 1);
 }
 
+/* A glTF whose child (node 0) comes before its parent (node 1), the parent
+ * given as a matrix: T (0 0 5) * Rz(90). Node 0 at t (1 0 0): world origin
+ * Rz(90) (1 0 0) + (0 0 5) = (0 1 5). A zero-length rotation is refused. */
+static void test_gltf_inline(void)
+{
+    const char *json = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":["
+                       "{\"translation\":[1,0,0]},"
+                       "{\"children\":[0],\"matrix\":[0,1,0,0, -1,0,0,0, 0,0,1,0, 0,0,5,1]}]}";
+    mk_gltf *g = NULL;
+    mk_scene *s = NULL;
+    mk_scene_pose *p = NULL;
+    mk_error err;
+    CHECK(mk_gltf_parse(json, strlen(json), NULL, "inline.gltf", NULL, &g, &err) == MK_OK);
+    CHECK(g && mk_gltf_build_scene(g, NULL, &s, &err) == MK_OK);
+    if (s) {
+        CHECK(s->has_matrix[1] && !s->has_matrix[0]);
+        CHECK_EQ_INT(s->order[0], 1);
+        CHECK(mk_scene_pose_create(s, NULL, &p, &err) == MK_OK);
+        float w[32];
+        CHECK(mk_scene_pose_world(s, p, w, 2, &err) == MK_OK);
+        CHECK_MAT(w, 0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 5, 1);
+    }
+    mk_scene_pose_destroy(p);
+    mk_scene_destroy(s);
+    mk_gltf_destroy(g);
+    g = NULL;
+    s = NULL;
+    const char *zero =
+        "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{},{\"rotation\":[0,0,0,0]}]}";
+    CHECK(mk_gltf_parse(zero, strlen(zero), NULL, "zero.gltf", NULL, &g, &err) == MK_OK);
+    CHECK(g && mk_gltf_build_scene(g, NULL, &s, &err) == MK_ERR_RANGE);
+    CHECK_CONTAINS(err.message, "nodes[1].rotation");
+    CHECK(s == NULL);
+    mk_gltf_destroy(g);
+}
+
+/* Counts live blocks and bytes, to check the one-allocation claims. */
+typedef struct counter {
+    int live;
+    size_t bytes;
+} counter;
+
+static void *count_alloc(void *user, size_t size)
+{
+    counter *c = (counter *)user;
+    c->live++;
+    c->bytes += size;
+    return malloc(size);
+}
+
+static void count_free(void *user, void *ptr, size_t size)
+{
+    counter *c = (counter *)user;
+    c->live--;
+    c->bytes -= size;
+    free(ptr);
+}
+
+static void test_allocations(void)
+{
+    counter c = {0, 0};
+    mk_allocator a = {count_alloc, NULL, count_free, &c};
+    mk_scene_node_desc d[3];
+    set_trs(&d[0], 2, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1);
+    set_trs(&d[1], MK_NONE, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1);
+    set_trs(&d[2], 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1);
+    mk_scene_desc desc = {3, d, NULL, NULL};
+    mk_scene *s = NULL;
+    mk_scene_pose *p = NULL;
+    mk_error err;
+    CHECK(mk_scene_create(&desc, &a, &s, &err) == MK_OK);
+    CHECK_EQ_INT(c.live, 1); /* the sorting scratch is gone */
+    CHECK(mk_scene_pose_create(s, &a, &p, &err) == MK_OK);
+    CHECK_EQ_INT(c.live, 2);
+    mk_scene_pose_destroy(p);
+    mk_scene_destroy(s);
+    CHECK_EQ_INT(c.live, 0);
+    CHECK_EQ_INT(c.bytes, 0);
+    /* A failing create leaves nothing behind. */
+    d[1].parent = 0; /* 0 -> 2 -> 1 -> 0 */
+    CHECK(mk_scene_create(&desc, &a, &s, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(c.live, 0);
+}
+
 static void test_pose_misuse(void)
 {
     mk_scene_node_desc d;
@@ -607,6 +691,8 @@ int main(int argc, char **argv)
         MK_TEST(test_apply_clip),
         MK_TEST(test_gltf_box_animated),
         MK_TEST(test_gltf_interpolation_rotation),
+        MK_TEST(test_gltf_inline),
+        MK_TEST(test_allocations),
         MK_TEST(test_pose_misuse),
     };
     return mk_test_run(cases, sizeof cases / sizeof cases[0], argc, argv);

@@ -28,6 +28,13 @@
  *     mk_track_clip_state_sample(&state, values);        track.h
  *     mk_scene_pose_apply(scene, pose, clip, values, &err);
  *     mk_scene_pose_world(scene, pose, world, scene->node_count, &err);
+ * Node animation comes from the track clips of track.h, TRS and weights
+ * tracks in one clip, all sampled by one mk_track_clip_state_sample call.
+ * Rotations: LINEAR is slerp along the shorter arc (nlerp when the keys are
+ * almost equal), as three.js's Quaternion.slerpFlat; CUBICSPLINE is
+ * normalized after the Hermite step, as three.js's glTF loader does; STEP
+ * keys are used as stored.
+ *
  * Cost per frame: apply is O(tracks); world is one 4x4 product per node with
  * a parent plus, for TRS nodes, one TRS-to-matrix composition (no sqrt, no
  * trigonometry). Nothing allocates after the pose is created.
