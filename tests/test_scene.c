@@ -194,6 +194,27 @@ static void test_matrix_node(void)
     mk_scene_destroy(s);
 }
 
+/* Half turns about x, y and z (trace -1: the three non-trace branches of
+ * the matrix-to-quaternion step) decompose to (1 0 0 0), (0 1 0 0) and
+ * (0 0 1 0). */
+static void test_matrix_half_turns(void)
+{
+    mk_scene_node_desc d[3];
+    for (int a = 0; a < 3; a++) {
+        mk_scene_node_desc_init(&d[a]);
+        d[a].has_matrix = true;
+        for (int k = 0; k < 3; k++)
+            d[a].matrix[k * 5] = k == a ? 1.0f : -1.0f;
+    }
+    mk_scene *s = make_scene(d, 3);
+    for (int a = 0; s && a < 3; a++)
+        for (int k = 0; k < 4; k++) {
+            CHECK_NEAR(s->rest[a].rotation[k], k == a ? 1 : 0, 1e-7);
+            CHECK_NEAR(s->rest[a].scale[k % 3], 1, 1e-7);
+        }
+    mk_scene_destroy(s);
+}
+
 static mk_status try_parents(const uint32_t *parents, uint32_t n, mk_error *err)
 {
     mk_scene_node_desc d[4];
@@ -685,6 +706,7 @@ int main(int argc, char **argv)
         MK_TEST(test_trs_order),
         MK_TEST(test_hierarchy_out_of_order),
         MK_TEST(test_matrix_node),
+        MK_TEST(test_matrix_half_turns),
         MK_TEST(test_bad_hierarchies),
         MK_TEST(test_override),
         MK_TEST(test_quaternion_normalization),
