@@ -24,7 +24,7 @@
  *     threads may evaluate one scene with their own poses.
  *
  * A frame:
- *     mk_scene_pose_reset(scene, pose);                  rest pose (optional)
+ *     mk_scene_pose_reset(scene, pose, &err);            rest pose (optional)
  *     mk_track_clip_state_sample(&state, values);        track.h
  *     mk_scene_pose_apply(scene, pose, clip, values, &err);
  *     mk_scene_pose_world(scene, pose, world, scene->node_count, &err);
@@ -36,8 +36,10 @@
  * keys are used as stored.
  *
  * Cost per frame: apply is O(tracks); world is one 4x4 product per node with
- * a parent plus, for TRS nodes, one TRS-to-matrix composition (no sqrt, no
- * trigonometry). Nothing allocates after the pose is created.
+ * a parent plus, for nodes a track or a TRS override touched, one
+ * TRS-to-matrix composition (no sqrt, no trigonometry); other nodes use
+ * their rest matrix, composed once at create. Nothing allocates after the
+ * pose is created.
  *
  * Matrix nodes. A node whose rest pose is a matrix keeps that matrix
  * exactly while nothing animates it. glTF (§3.5.3) forbids animating such a
