@@ -51,6 +51,7 @@
 #include "morphkit/allocator.h"
 #include "morphkit/error.h"
 #include "morphkit/morph.h"
+#include "morphkit/scene.h"
 #include "morphkit/track.h"
 
 #ifdef __cplusplus
@@ -291,6 +292,14 @@ MK_API mk_status mk_gltf_build_morph_set(const mk_gltf *gltf, uint32_t mesh, uin
 MK_API mk_status mk_gltf_build_track_clip(const mk_gltf *gltf, uint32_t animation,
                                           const mk_allocator *allocator, mk_track_clip **out,
                                           mk_error *err);
+
+/* Builds the scene graph of every node (scene.h): node i of the file is
+ * node i of the scene, with its parent, and its matrix or translation,
+ * rotation and scale as rest pose (rotations normalized). Animate it with
+ * the clip of mk_gltf_build_track_clip (track.target = node). Errors: a
+ * node rotation of zero length (MK_ERR_RANGE), MK_ERR_OUT_OF_MEMORY. */
+MK_API mk_status mk_gltf_build_scene(const mk_gltf *gltf, const mk_allocator *allocator,
+                                     mk_scene **out, mk_error *err);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #include "morphkit/pose.h"
 #include "morphkit/morph.h"
 #include "morphkit/track.h"
+#include "morphkit/scene.h"
 #include "morphkit/clip.h"
 #include "morphkit/player.h"
 #include "morphkit/obj.h"

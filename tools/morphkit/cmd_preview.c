@@ -160,7 +160,7 @@ static int parse(int argc, char **argv, preview_args *a)
 }
 
 /* Renders the scene at each time into frames[i] (width * height RGBA8). */
-static bool render(mk_scene *scene, mk_gl_renderer *r, const preview_args *a,
+static bool render(mk_preview *scene, mk_gl_renderer *r, const preview_args *a,
                    const int64_t *times, uint32_t n, uint8_t **frames, bool label,
                    const char *tag)
 {
@@ -172,7 +172,7 @@ static bool render(mk_scene *scene, mk_gl_renderer *r, const preview_args *a,
         return false;
     }
     float center[3], radius;
-    mk_scene_bounds(scene, center, &radius);
+    mk_preview_bounds(scene, center, &radius);
     mk_gl_draw_params params;
     memset(&params, 0, sizeof params);
     mk_gl_orbit_camera(center, radius * 1.02f, 0.55f, 0.25f, 0.6f,
@@ -182,9 +182,9 @@ static bool render(mk_scene *scene, mk_gl_renderer *r, const preview_args *a,
     int scale = a->height >= 200 ? 2 : 1;
     bool tty = isatty(2) && n >= 24;
     for (uint32_t i = 0; i < n; i++) {
-        mk_scene_seek(scene, times[i]);
+        mk_preview_seek(scene, times[i]);
         mk_gl_target_begin(target, clear, &err);
-        mk_scene_draw(scene, r, &params);
+        mk_preview_draw(scene, r, &params);
         if (mk_gl_target_read(target, frames[i], &err) != MK_OK) {
             mk_cli_print_error(&err);
             mk_gl_target_destroy(target);
@@ -192,7 +192,7 @@ static bool render(mk_scene *scene, mk_gl_renderer *r, const preview_args *a,
         }
         if (label) {
             char text[200];
-            mk_scene_label(scene, text, sizeof text);
+            mk_preview_label(scene, text, sizeof text);
             if (tag) /* with --beside: which interpolation this half shows */
                 snprintf(text + strlen(text), sizeof text - strlen(text), " %s", tag);
             mk_image_draw_text(frames[i], a->width, a->height, 4 * scale,
@@ -225,7 +225,7 @@ static bool compose_beside(uint8_t **left, uint8_t **right, uint32_t n, uint32_t
     return true;
 }
 
-static int run(const preview_args *args, mk_scene *scene, mk_scene *beside, mk_gl_renderer *r,
+static int run(const preview_args *args, mk_preview *scene, mk_preview *beside, mk_gl_renderer *r,
                const char *out)
 {
     preview_args wide = *args; /* what is written: twice as wide with --beside */
@@ -234,17 +234,17 @@ static int run(const preview_args *args, mk_scene *scene, mk_scene *beside, mk_g
     uint32_t n;
     if (a->sheet) {
         if (a->fps) {
-            double secs = a->seconds > 0 ? a->seconds : (double)mk_scene_length_us(scene) / 1e6;
+            double secs = a->seconds > 0 ? a->seconds : (double)mk_preview_length_us(scene) / 1e6;
             n = (uint32_t)fmin(ceil(secs * a->fps - 1e-9), 256);
             for (uint32_t i = 0; i < n; i++)
                 times[i] = (int64_t)llround(i * 1e6 / a->fps);
         } else {
-            n = mk_scene_sheet_times(scene, times, 256);
+            n = mk_preview_sheet_times(scene, times, 256);
         }
     } else if (a->gif) {
         uint32_t fps = a->fps ? a->fps : 20;
         double secs = a->seconds > 0 ? a->seconds
-                                     : fmin((double)mk_scene_length_us(scene) / 1e6, 60.0);
+                                     : fmin((double)mk_preview_length_us(scene) / 1e6, 60.0);
         n = (uint32_t)fmax(1, fmin(ceil(secs * fps - 1e-9), 4096));
         for (uint32_t i = 0; i < n; i++)
             times[i] = (int64_t)llround(i * 1e6 / fps);
@@ -331,15 +331,15 @@ int mk_cmd_preview(int argc, char **argv)
         return rc < 0 ? MK_EXIT_OK : rc;
     if ((a.interpolation >= 0 || a.beside >= 0) && mk_cli_is_gltf_file(a.path))
         return usage_error("--interpolation and --beside are for unit folders, not '%s'", a.path);
-    mk_scene_options so = {a.anim, a.interpolation};
-    mk_scene *scene = NULL, *beside = NULL;
-    rc = mk_scene_load(a.path, &so, &scene);
+    mk_preview_options so = {a.anim, a.interpolation};
+    mk_preview *scene = NULL, *beside = NULL;
+    rc = mk_preview_load(a.path, &so, &scene);
     if (rc != MK_EXIT_OK)
         return rc;
     if (a.beside >= 0) {
-        mk_scene_options bo = {a.anim, a.beside};
-        if ((rc = mk_scene_load(a.path, &bo, &beside)) != MK_EXIT_OK) {
-            mk_scene_destroy(scene);
+        mk_preview_options bo = {a.anim, a.beside};
+        if ((rc = mk_preview_load(a.path, &bo, &beside)) != MK_EXIT_OK) {
+            mk_preview_destroy(scene);
             return rc;
         }
     }
@@ -355,33 +355,34 @@ int mk_cmd_preview(int argc, char **argv)
         char *dot = strrchr(stem, '.');
         if (dot && dot != stem)
             *dot = '\0';
-        snprintf(out, sizeof out, "%s_%s%s.%s", stem, mk_scene_anim_name(scene, mk_scene_anim(scene)),
-                 a.sheet ? "_sheet" : "", a.gif ? "gif" : "png");
+        snprintf(out, sizeof out, "%s_%s%s.%s", stem,
+                 mk_preview_anim_name(scene, mk_preview_anim(scene)), a.sheet ? "_sheet" : "",
+                 a.gif ? "gif" : "png");
     }
     mk_error err;
     mk_gl_context *context = NULL;
     mk_gl_renderer *renderer = NULL;
     if (mk_gl_context_create(NULL, NULL, &context, &err) != MK_OK) {
         mk_cli_print_error(&err);
-        mk_scene_destroy(scene);
-        mk_scene_destroy(beside);
+        mk_preview_destroy(scene);
+        mk_preview_destroy(beside);
         return MK_EXIT_INVALID;
     }
     if (mk_gl_renderer_create(NULL, &renderer, &err) != MK_OK) {
         mk_cli_print_error(&err);
         rc = MK_EXIT_INVALID;
-    } else if (!mk_scene_upload(scene, renderer) ||
-               (beside && !mk_scene_upload(beside, renderer))) {
+    } else if (!mk_preview_upload(scene, renderer) ||
+               (beside && !mk_preview_upload(beside, renderer))) {
         rc = MK_EXIT_INVALID;
     } else {
         rc = run(&a, scene, beside, renderer, out);
     }
-    mk_scene_release(scene);
+    mk_preview_release(scene);
     if (beside)
-        mk_scene_release(beside);
+        mk_preview_release(beside);
     mk_gl_renderer_destroy(renderer);
     mk_gl_context_destroy(context);
-    mk_scene_destroy(scene);
-    mk_scene_destroy(beside);
+    mk_preview_destroy(scene);
+    mk_preview_destroy(beside);
     return rc;
 }

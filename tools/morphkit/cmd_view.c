@@ -32,7 +32,7 @@ static void help(FILE *out)
 }
 
 typedef struct viewer {
-    mk_scene *scene;
+    mk_preview *scene;
     bool paused;
     double speed;
     float yaw, pitch, zoom;
@@ -47,23 +47,23 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     if (action != GLFW_PRESS && action != GLFW_REPEAT)
         return;
     viewer *v = glfwGetWindowUserPointer(w);
-    uint32_t count = mk_scene_anim_count(v->scene);
+    uint32_t count = mk_preview_anim_count(v->scene);
     if (key == GLFW_KEY_ESCAPE || key == GLFW_KEY_Q) {
         glfwSetWindowShouldClose(w, GLFW_TRUE);
     } else if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) {
         if ((uint32_t)(key - GLFW_KEY_1) < count) {
-            mk_scene_set_anim(v->scene, (uint32_t)(key - GLFW_KEY_1));
+            mk_preview_set_anim(v->scene, (uint32_t)(key - GLFW_KEY_1));
             v->time_us = 0;
         }
     } else if (key == GLFW_KEY_TAB && count > 0) {
-        mk_scene_set_anim(v->scene, (mk_scene_anim(v->scene) + 1) % count);
+        mk_preview_set_anim(v->scene, (mk_preview_anim(v->scene) + 1) % count);
         v->time_us = 0;
     } else if (key == GLFW_KEY_SPACE) {
         v->paused = !v->paused;
     } else if (key == GLFW_KEY_PERIOD || key == GLFW_KEY_COMMA) {
         v->paused = true;
-        mk_scene_step(v->scene, key == GLFW_KEY_PERIOD ? 1 : -1);
-        v->time_us = mk_scene_time(v->scene);
+        mk_preview_step(v->scene, key == GLFW_KEY_PERIOD ? 1 : -1);
+        v->time_us = mk_preview_time(v->scene);
     } else if (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD) {
         v->speed = fmin(v->speed * 1.5, 64.0);
     } else if (key == GLFW_KEY_MINUS || key == GLFW_KEY_KP_SUBTRACT) {
@@ -124,8 +124,8 @@ static int loop(GLFWwindow *window, viewer *v, mk_gl_renderer *r, long max_frame
                 const char *screenshot)
 {
     float center[3], radius;
-    mk_scene_bounds(v->scene, center, &radius);
-    uint32_t bounds_anim = mk_scene_anim(v->scene);
+    mk_preview_bounds(v->scene, center, &radius);
+    uint32_t bounds_anim = mk_preview_anim(v->scene);
     double last = glfwGetTime();
     char title[512] = "", text[400];
     long frames = 0;
@@ -135,10 +135,10 @@ static int loop(GLFWwindow *window, viewer *v, mk_gl_renderer *r, long max_frame
         if (!v->paused)
             v->time_us += (int64_t)llround((now - last) * 1e6 * v->speed);
         last = now;
-        mk_scene_seek(v->scene, v->time_us);
-        if (mk_scene_anim(v->scene) != bounds_anim) {
-            bounds_anim = mk_scene_anim(v->scene);
-            mk_scene_bounds(v->scene, center, &radius);
+        mk_preview_seek(v->scene, v->time_us);
+        if (mk_preview_anim(v->scene) != bounds_anim) {
+            bounds_anim = mk_preview_anim(v->scene);
+            mk_preview_bounds(v->scene, center, &radius);
         }
         int width, height;
         glfwGetFramebufferSize(window, &width, &height);
@@ -151,8 +151,8 @@ static int loop(GLFWwindow *window, viewer *v, mk_gl_renderer *r, long max_frame
         mk_gl_orbit_camera(center, radius * v->zoom, v->yaw, v->pitch, 0.7f,
                            height > 0 ? (float)width / (float)height : 1.0f,
                            params.view_projection);
-        mk_scene_draw(v->scene, r, &params);
-        mk_scene_state_text(v->scene, text, sizeof text);
+        mk_preview_draw(v->scene, r, &params);
+        mk_preview_state_text(v->scene, text, sizeof text);
         char next_title[512];
         snprintf(next_title, sizeof next_title, "morphkit view - %s  speed %.2fx%s", text,
                  v->speed, v->paused ? "  (paused)" : "");
@@ -175,7 +175,7 @@ static int loop(GLFWwindow *window, viewer *v, mk_gl_renderer *r, long max_frame
 int mk_cmd_view(int argc, char **argv)
 {
     const char *path = NULL, *screenshot = NULL;
-    mk_scene_options so = {NULL, -1};
+    mk_preview_options so = {NULL, -1};
     long max_frames = 0;
     int width = 800, height = 600;
     for (int i = 1; i < argc; i++) {
@@ -229,7 +229,7 @@ int mk_cmd_view(int argc, char **argv)
     viewer v = {0};
     v.speed = 1.0;
     v.yaw = 0.55f, v.pitch = 0.25f, v.zoom = 1.0f;
-    int rc = mk_scene_load(path, &so, &v.scene);
+    int rc = mk_preview_load(path, &so, &v.scene);
     if (rc != MK_EXIT_OK)
         return rc;
     if (!glfwInit()) {
@@ -237,7 +237,7 @@ int mk_cmd_view(int argc, char **argv)
         glfwGetError(&why);
         mk_cli_fail("view: no window system (%s); try `morphkit preview`",
                     why ? why : "glfwInit failed");
-        mk_scene_destroy(v.scene);
+        mk_preview_destroy(v.scene);
         return MK_EXIT_INVALID;
     }
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
@@ -251,7 +251,7 @@ int mk_cmd_view(int argc, char **argv)
         glfwGetError(&why);
         mk_cli_fail("view: no OpenGL 3.3 core window (%s)", why ? why : "unknown reason");
         glfwTerminate();
-        mk_scene_destroy(v.scene);
+        mk_preview_destroy(v.scene);
         return MK_EXIT_INVALID;
     }
     glfwMakeContextCurrent(window);
@@ -266,16 +266,16 @@ int mk_cmd_view(int argc, char **argv)
     if (mk_gl_renderer_create(NULL, &renderer, &err) != MK_OK) {
         mk_cli_print_error(&err);
         rc = MK_EXIT_INVALID;
-    } else if (!mk_scene_upload(v.scene, renderer)) {
+    } else if (!mk_preview_upload(v.scene, renderer)) {
         rc = MK_EXIT_INVALID;
     } else {
         glEnable(GL_MULTISAMPLE);
         rc = loop(window, &v, renderer, max_frames, screenshot);
     }
-    mk_scene_release(v.scene);
+    mk_preview_release(v.scene);
     mk_gl_renderer_destroy(renderer);
     glfwDestroyWindow(window);
     glfwTerminate();
-    mk_scene_destroy(v.scene);
+    mk_preview_destroy(v.scene);
     return rc;
 }

@@ -17,7 +17,7 @@ typedef struct gltf_draw {
     float world[16];
 } gltf_draw;
 
-struct mk_scene {
+struct mk_preview {
     /* unit folders */
     mk_unit *unit;
     mk_clip_set *forced_clips; /* with an interpolation override, else NULL */
@@ -32,7 +32,9 @@ struct mk_scene {
     uint32_t *cursors;  /* per track: forward playback costs O(1) (track.h) */
     float *track_values; /* one full sample of track_clip */
     float *weights; /* per draw: its mesh's target count, at weight_offset[d] */
-    float *node_trs; /* per node: translation, rotation, scale as animated now */
+    mk_scene *graph; /* the node hierarchy (scene.h) */
+    mk_scene_pose *pose; /* its local transforms as animated now */
+    float *node_world; /* per node: its world matrix now */
     uint32_t *weight_offset;
     uint32_t weight_total;
     /* both */
@@ -53,7 +55,7 @@ static bool parse_index(const char *s, uint32_t *out)
 }
 
 /* A copy of the unit's clips with one interpolation forced on all of them. */
-static bool force_interpolation(mk_scene *s, mk_interpolation interp)
+static bool force_interpolation(mk_preview *s, mk_interpolation interp)
 {
     const mk_clip_set *src = s->unit->clips;
     mk_clip_desc *d = calloc(src->clip_count, sizeof *d);
@@ -102,7 +104,7 @@ static bool force_interpolation(mk_scene *s, mk_interpolation interp)
     return ok;
 }
 
-static int load_unit(mk_scene *s, const char *path, const mk_scene_options *o)
+static int load_unit(mk_preview *s, const char *path, const mk_preview_options *o)
 {
     mk_error err;
     mk_unit_options uo;
@@ -133,45 +135,13 @@ static int load_unit(mk_scene *s, const char *path, const mk_scene_options *o)
         if (anim == MK_NONE)
             anim = 0;
     }
-    mk_scene_set_anim(s, anim);
+    mk_preview_set_anim(s, anim);
     return MK_EXIT_OK;
-}
-
-/* world = parent world * local (TRS or matrix), glTF 2.0 section 3.5.3.
- * trs (10 floats a node: translation, rotation xyzw, scale) holds the
- * animated values; NULL uses the file's own. */
-static void node_world(const mk_gltf *g, const float *trs, uint32_t node, float out[16])
-{
-    const mk_gltf_node *n = &g->nodes[node];
-    float local[16];
-    if (n->has_matrix) {
-        memcpy(local, n->matrix, sizeof local);
-    } else {
-        const float *t = trs ? trs + 10 * (size_t)node : n->translation;
-        const float *q = trs ? t + 3 : n->rotation, *sc = trs ? t + 7 : n->scale;
-        float x = q[0], y = q[1], z = q[2], w = q[3];
-        float r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
-                      2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-                      2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
-        for (int c = 0; c < 3; c++) {
-            for (int k = 0; k < 3; k++)
-                local[c * 4 + k] = r[c * 3 + k] * sc[c];
-            local[c * 4 + 3] = 0;
-        }
-        local[12] = t[0], local[13] = t[1], local[14] = t[2], local[15] = 1;
-    }
-    if (n->parent != MK_NONE) {
-        float parent[16];
-        node_world(g, trs, n->parent, parent);
-        mk_gl_mat4_multiply(out, parent, local);
-    } else {
-        memcpy(out, local, sizeof local);
-    }
 }
 
 /* Builds animation a's clip with its cursors and sample buffer, replacing the
  * current ones; false (printed) when the clip cannot be built. */
-static bool build_track_clip(mk_scene *s, uint32_t a)
+static bool build_track_clip(mk_preview *s, uint32_t a)
 {
     mk_error err;
     mk_track_clip *clip = NULL;
@@ -197,7 +167,7 @@ static bool build_track_clip(mk_scene *s, uint32_t a)
     return true;
 }
 
-static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
+static int load_gltf(mk_preview *s, const char *path, const mk_preview_options *o)
 {
     mk_error err;
     if (mk_gltf_load(path, NULL, &s->gltf, &err) != MK_OK) {
@@ -205,6 +175,11 @@ static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
         return MK_EXIT_INVALID;
     }
     const mk_gltf *g = s->gltf;
+    if (mk_gltf_build_scene(g, NULL, &s->graph, &err) != MK_OK ||
+        mk_scene_pose_create(s->graph, NULL, &s->pose, &err) != MK_OK) {
+        mk_cli_print_error(&err);
+        return MK_EXIT_INVALID;
+    }
     /* Every node with a mesh (the default scene's hierarchy or not: nodes
      * carry their parents, so world transforms come out the same). */
     uint32_t prims = 0;
@@ -242,7 +217,6 @@ static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
                     return MK_EXIT_INVALID;
                 }
             }
-            node_world(g, NULL, n, d->world);
             s->weight_offset[s->draw_count] = s->weight_total;
             s->weight_total += d->set->target_count;
             s->draw_count++;
@@ -253,8 +227,8 @@ static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
         return MK_EXIT_INVALID;
     }
     s->weights = calloc(s->weight_total ? s->weight_total : 1, sizeof(float));
-    s->node_trs = calloc((size_t)g->node_count * 10 + 1, sizeof(float));
-    if (!s->weights || !s->node_trs) {
+    s->node_world = calloc((size_t)g->node_count * 16 + 1, sizeof(float));
+    if (!s->weights || !s->node_world) {
         mk_cli_fail("out of memory");
         return MK_EXIT_INVALID;
     }
@@ -276,11 +250,11 @@ static int load_gltf(mk_scene *s, const char *path, const mk_scene_options *o)
     s->anim = anim;
     if (g->animation_count && !build_track_clip(s, anim))
         return MK_EXIT_INVALID;
-    mk_scene_seek(s, 0);
+    mk_preview_seek(s, 0);
     return MK_EXIT_OK;
 }
 
-int mk_scene_load(const char *path, const mk_scene_options *o, mk_scene **out)
+int mk_preview_load(const char *path, const mk_preview_options *o, mk_preview **out)
 {
     *out = NULL;
     struct stat st;
@@ -299,21 +273,21 @@ int mk_scene_load(const char *path, const mk_scene_options *o, mk_scene **out)
                     path);
         return MK_EXIT_INVALID;
     }
-    mk_scene *s = calloc(1, sizeof *s);
+    mk_preview *s = calloc(1, sizeof *s);
     if (!s) {
         mk_cli_fail("out of memory");
         return MK_EXIT_INVALID;
     }
     int rc = dir ? load_unit(s, path, o) : load_gltf(s, path, o);
     if (rc != MK_EXIT_OK) {
-        mk_scene_destroy(s);
+        mk_preview_destroy(s);
         return rc;
     }
     *out = s;
     return MK_EXIT_OK;
 }
 
-void mk_scene_destroy(mk_scene *s)
+void mk_preview_destroy(mk_preview *s)
 {
     if (!s)
         return;
@@ -326,7 +300,9 @@ void mk_scene_destroy(mk_scene *s)
     free(s->draws);
     free(s->weight_offset);
     free(s->weights);
-    free(s->node_trs);
+    free(s->node_world);
+    mk_scene_pose_destroy(s->pose);
+    mk_scene_destroy(s->graph);
     free(s->cursors);
     free(s->track_values);
     mk_track_clip_destroy(s->track_clip);
@@ -334,7 +310,7 @@ void mk_scene_destroy(mk_scene *s)
     free(s);
 }
 
-bool mk_scene_upload(mk_scene *s, mk_gl_renderer *r)
+bool mk_preview_upload(mk_preview *s, mk_gl_renderer *r)
 {
     mk_error err;
     if (s->unit) {
@@ -354,7 +330,7 @@ bool mk_scene_upload(mk_scene *s, mk_gl_renderer *r)
     return true;
 }
 
-void mk_scene_release(mk_scene *s)
+void mk_preview_release(mk_preview *s)
 {
     mk_gl_frames_destroy(s->frames);
     s->frames = NULL;
@@ -366,12 +342,12 @@ void mk_scene_release(mk_scene *s)
 
 /* ---- animation ------------------------------------------------------------------ */
 
-uint32_t mk_scene_anim_count(const mk_scene *s)
+uint32_t mk_preview_anim_count(const mk_preview *s)
 {
     return s->unit ? s->clips->clip_count : s->gltf->animation_count;
 }
 
-const char *mk_scene_anim_name(const mk_scene *s, uint32_t a)
+const char *mk_preview_anim_name(const mk_preview *s, uint32_t a)
 {
     if (s->unit)
         return s->clips->clips[a].name;
@@ -380,27 +356,39 @@ const char *mk_scene_anim_name(const mk_scene *s, uint32_t a)
     return s->gltf->animations[a].name ? s->gltf->animations[a].name : "(unnamed)";
 }
 
-uint32_t mk_scene_anim(const mk_scene *s)
+uint32_t mk_preview_anim(const mk_preview *s)
 {
     return s->anim;
 }
 
-void mk_scene_set_anim(mk_scene *s, uint32_t a)
+void mk_preview_set_anim(mk_preview *s, uint32_t a)
 {
     if (s->gltf && s->gltf->animation_count && !build_track_clip(s, a))
         return; /* keeps the animation it had */
     s->anim = a;
-    mk_scene_seek(s, 0);
+    mk_preview_seek(s, 0);
 }
 
-int64_t mk_scene_length_us(const mk_scene *s)
+int64_t mk_preview_length_us(const mk_preview *s)
 {
     int64_t len = s->unit ? s->clips->clips[s->anim].length_us
                           : (s->track_clip ? s->track_clip->duration_us : 0);
     return len > 0 ? len : 1000000;
 }
 
-void mk_scene_seek(mk_scene *s, int64_t t)
+/* World matrices of the pose (scene.h) into every draw. */
+static void update_world(mk_preview *s)
+{
+    mk_error err;
+    if (mk_scene_pose_world(s->graph, s->pose, s->node_world, s->graph->node_count, &err) !=
+        MK_OK)
+        mk_cli_print_error(&err);
+    for (uint32_t d = 0; d < s->draw_count; d++)
+        memcpy(s->draws[d].world, s->node_world + 16 * (size_t)s->draws[d].node,
+               sizeof s->draws[d].world);
+}
+
+void mk_preview_seek(mk_preview *s, int64_t t)
 {
     if (t < 0)
         t = 0;
@@ -411,33 +399,24 @@ void mk_scene_seek(mk_scene *s, int64_t t)
         mk_player_advance(&s->player, t, NULL);
         return;
     }
-    /* glTF: default weights, then the animation's weight tracks (looping). */
+    /* glTF: default weights and the rest pose, then the animation (looping). */
     for (uint32_t d = 0; d < s->draw_count; d++)
         mk_gltf_node_default_weights(s->gltf, s->draws[d].node, s->weights + s->weight_offset[d],
                                      s->draws[d].set->target_count);
-    if (!s->track_clip)
+    mk_scene_pose_reset(s->graph, s->pose, NULL);
+    if (!s->track_clip) {
+        update_world(s);
         return;
+    }
     int64_t len = s->track_clip->duration_us;
     /* Loop: one run is [0, len]; later times wrap. */
     int64_t local = t <= len ? t : (len > 0 ? t % len : 0);
-    float *value = s->track_values;
-    const mk_gltf *g = s->gltf;
-    for (uint32_t n = 0; n < g->node_count; n++) {
-        memcpy(s->node_trs + 10 * (size_t)n, g->nodes[n].translation, 3 * sizeof(float));
-        memcpy(s->node_trs + 10 * (size_t)n + 3, g->nodes[n].rotation, 4 * sizeof(float));
-        memcpy(s->node_trs + 10 * (size_t)n + 7, g->nodes[n].scale, 3 * sizeof(float));
-    }
     for (uint32_t k = 0; k < s->track_clip->track_count; k++) {
         const mk_track *tr = &s->track_clip->tracks[k];
+        float *value = s->track_values + tr->value_offset;
         mk_track_sample_cursor(tr, local, &s->cursors[k], value);
-        if (tr->path != MK_TRACK_WEIGHTS) {
-            /* node transforms: the TRS slot of the track's node */
-            static const uint32_t slot[MK_TRACK_PATH_COUNT] = {0, 0, 3, 7};
-            if (tr->target < g->node_count)
-                memcpy(s->node_trs + 10 * (size_t)tr->target + slot[tr->path], value,
-                       tr->components * sizeof(float));
-            continue;
-        }
+        if (tr->path != MK_TRACK_WEIGHTS)
+            continue; /* node transforms: mk_scene_pose_apply below */
         for (uint32_t d = 0; d < s->draw_count; d++)
             if (s->draws[d].node == tr->target) {
                 uint32_t n = s->draws[d].set->target_count;
@@ -445,36 +424,38 @@ void mk_scene_seek(mk_scene *s, int64_t t)
                        (n < tr->components ? n : tr->components) * sizeof(float));
             }
     }
-    for (uint32_t d = 0; d < s->draw_count; d++)
-        node_world(g, s->node_trs, s->draws[d].node, s->draws[d].world);
+    mk_error err;
+    if (mk_scene_pose_apply(s->graph, s->pose, s->track_clip, s->track_values, &err) != MK_OK)
+        mk_cli_print_error(&err);
+    update_world(s);
 }
 
-int64_t mk_scene_time(const mk_scene *s)
+int64_t mk_preview_time(const mk_preview *s)
 {
     return s->time_us;
 }
 
-void mk_scene_step(mk_scene *s, int dir)
+void mk_preview_step(mk_preview *s, int dir)
 {
     if (!s->unit) {
-        mk_scene_seek(s, s->time_us + (dir > 0 ? 1 : -1) * 1000000 / 30);
+        mk_preview_seek(s, s->time_us + (dir > 0 ? 1 : -1) * 1000000 / 30);
         return;
     }
     mk_player_state st;
     mk_player_get_state(&s->player, &st);
     if (dir > 0) {
-        mk_scene_seek(s, s->time_us + (st.duration_us - st.time_us));
+        mk_preview_seek(s, s->time_us + (st.duration_us - st.time_us));
     } else {
         int64_t start = s->time_us - st.time_us; /* this frame's start */
-        mk_scene_seek(s, start - 1);             /* into the previous frame */
+        mk_preview_seek(s, start - 1);             /* into the previous frame */
         mk_player_get_state(&s->player, &st);
-        mk_scene_seek(s, s->time_us - st.time_us);
+        mk_preview_seek(s, s->time_us - st.time_us);
     }
 }
 
 /* ---- drawing ---------------------------------------------------------------------- */
 
-void mk_scene_draw(mk_scene *s, mk_gl_renderer *r, const mk_gl_draw_params *params)
+void mk_preview_draw(mk_preview *s, mk_gl_renderer *r, const mk_gl_draw_params *params)
 {
     if (s->unit) {
         mk_pose pose;
@@ -507,7 +488,7 @@ static void grow(float lo[3], float hi[3], const float *p, const float *m)
     }
 }
 
-void mk_scene_bounds(const mk_scene *s, float center[3], float *radius)
+void mk_preview_bounds(const mk_preview *s, float center[3], float *radius)
 {
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     if (s->unit) {
@@ -520,10 +501,10 @@ void mk_scene_bounds(const mk_scene *s, float center[3], float *radius)
         }
     } else {
         /* Evaluate on the CPU at 24 times across the animation. */
-        mk_scene *m = (mk_scene *)s; /* seek changes only the time, restored below */
-        int64_t saved = s->time_us, len = mk_scene_length_us(s);
+        mk_preview *m = (mk_preview *)s; /* seek changes only the time, restored below */
+        int64_t saved = s->time_us, len = mk_preview_length_us(s);
         for (int k = 0; k <= 24; k++) {
-            mk_scene_seek(m, len * k / 24);
+            mk_preview_seek(m, len * k / 24);
             for (uint32_t d = 0; d < s->draw_count; d++) {
                 const mk_morph_set *set = s->draws[d].set;
                 float *pos = malloc((size_t)set->vertex_count * 3 * sizeof(float));
@@ -535,7 +516,7 @@ void mk_scene_bounds(const mk_scene *s, float center[3], float *radius)
                 free(pos);
             }
         }
-        mk_scene_seek(m, saved);
+        mk_preview_seek(m, saved);
     }
     float r2 = 0;
     for (int c = 0; c < 3; c++) {
@@ -545,16 +526,16 @@ void mk_scene_bounds(const mk_scene *s, float center[3], float *radius)
     *radius = sqrtf(r2) > 1e-6f ? sqrtf(r2) : 1.0f;
 }
 
-static uint32_t frame_number(const mk_scene *s, uint32_t clip, uint32_t frame)
+static uint32_t frame_number(const mk_preview *s, uint32_t clip, uint32_t frame)
 {
     /* Clips of a unit follow its animations one to one (unit.h). */
     return s->unit->files->animations[clip].first_number + frame;
 }
 
-void mk_scene_label(const mk_scene *s, char *buf, size_t size)
+void mk_preview_label(const mk_preview *s, char *buf, size_t size)
 {
     if (!s->unit) {
-        snprintf(buf, size, "%s %.2fs", mk_scene_anim_name(s, s->anim),
+        snprintf(buf, size, "%s %.2fs", mk_preview_anim_name(s, s->anim),
                  (double)s->time_us / 1e6);
         return;
     }
@@ -567,10 +548,10 @@ void mk_scene_label(const mk_scene *s, char *buf, size_t size)
              other ? " " : "", frame_number(s, st.next_clip, st.next_frame), (double)st.weight);
 }
 
-void mk_scene_state_text(const mk_scene *s, char *buf, size_t size)
+void mk_preview_state_text(const mk_preview *s, char *buf, size_t size)
 {
     if (!s->unit) {
-        snprintf(buf, size, "animation %s  time %.2f s", mk_scene_anim_name(s, s->anim),
+        snprintf(buf, size, "animation %s  time %.2f s", mk_preview_anim_name(s, s->anim),
                  (double)s->time_us / 1e6);
         return;
     }
@@ -583,7 +564,7 @@ void mk_scene_state_text(const mk_scene *s, char *buf, size_t size)
              (double)st.weight);
 }
 
-uint32_t mk_scene_sheet_times(const mk_scene *s, int64_t *times, uint32_t max)
+uint32_t mk_preview_sheet_times(const mk_preview *s, int64_t *times, uint32_t max)
 {
     uint32_t n = 0;
     if (s->unit) {
@@ -599,7 +580,7 @@ uint32_t mk_scene_sheet_times(const mk_scene *s, int64_t *times, uint32_t max)
         }
         return n;
     }
-    int64_t len = mk_scene_length_us(s);
+    int64_t len = mk_preview_length_us(s);
     for (; n < 12 && n < max; n++)
         times[n] = len * n / 11;
     return n;
