@@ -14,6 +14,7 @@
 #include "morphkit/track.h"
 #include "morphkit/clip.h"
 #include "morphkit/player.h"
+#include "morphkit/file.h"
 #include "morphkit/obj.h"
 #include "morphkit/unit.h"
 #include "morphkit/anim_config.h"
