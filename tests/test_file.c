@@ -34,6 +34,7 @@ typedef struct mem_fs {
     mem_file files[64];
     int count;
     int reads, releases, lists;
+    const mk_allocator *last_allocator; /* as passed to the last read */
     bool copy; /* true: read copies through the allocator; false: pak-style pointers */
 } mem_fs;
 
@@ -103,6 +104,7 @@ static mk_status mem_read(void *user, const char *path, const mk_allocator *allo
     if (max_size && f->size > max_size)
         return mk_error_set(err, MK_ERR_LIMIT, path, 0, "too big");
     fs->reads++;
+    fs->last_allocator = allocator;
     if (!fs->copy) {
         *data = f->data;
         *size = f->size;
@@ -340,6 +342,78 @@ static void test_gltf_from_memory(void)
         mem_free(&fs);
     }
     mk_gltf_destroy(disk);
+}
+
+/* ---- the allocator parameter ---------------------------------------------- */
+
+typedef struct counting {
+    long calls, live;
+    size_t bytes;
+} counting;
+
+static void *count_alloc(void *user, size_t size)
+{
+    counting *c = user;
+    c->calls++;
+    c->live++;
+    c->bytes += size;
+    return malloc(size);
+}
+
+static void count_free(void *user, void *p, size_t size)
+{
+    counting *c = user;
+    if (!p)
+        return;
+    c->live--;
+    c->bytes -= size;
+    free(p);
+}
+
+/* Every loader makes everything through the allocator it is given (the
+ * file blocks included), and gives all of it back. */
+static void test_allocator_parameter(void)
+{
+    counting c = {0, 0, 0};
+    mk_allocator a = {count_alloc, NULL, count_free, &c};
+    mk_error err;
+    mk_unit *u = NULL;
+    CHECK_EQ_INT(mk_unit_load(KNIGHT, NULL, &a, &u, NULL, &err), MK_OK);
+    CHECK(c.calls > 16 && c.live > 0);
+    CHECK(u && u->allocator.user == &c);
+    mk_unit_destroy(u);
+    CHECK_EQ_INT(c.live, 0);
+    CHECK_EQ_INT(c.bytes, 0);
+
+    long before = c.calls;
+    mk_gltf *g = NULL;
+    CHECK_EQ_INT(mk_gltf_load(SIMPLE_MORPH "/SimpleMorph.gltf", NULL, &a, &g, &err), MK_OK);
+    CHECK(c.calls > before && c.live > 0);
+    mk_gltf_destroy(g);
+    CHECK_EQ_INT(c.live, 0);
+    CHECK_EQ_INT(c.bytes, 0);
+
+    mk_obj *o = NULL;
+    CHECK_EQ_INT(mk_obj_load(KNIGHT "/Walk_1.obj", NULL, &a, &o, &err), MK_OK);
+    CHECK(o && o->allocator.user == &c);
+    mk_obj_destroy(o);
+    CHECK_EQ_INT(c.live, 0);
+
+    /* callbacks receive the loader's allocator for their blocks */
+    mem_fs fs = {0};
+    fs.copy = true;
+    mem_add(&fs, "/m", NULL, 0, true);
+    mem_add(&fs, "/m/a.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", 32, false);
+    mk_file_callbacks cb = mem_callbacks(&fs);
+    mk_obj_options oo = {0};
+    oo.files = &cb;
+    CHECK_EQ_INT(mk_obj_load("/m/a.obj", &oo, &a, &o, &err), MK_OK);
+    CHECK(fs.last_allocator == &a);
+    CHECK(o && o->triangle_count == 1);
+    mk_obj_destroy(o);
+    CHECK_EQ_INT(fs.releases, 1);
+    CHECK_EQ_INT(c.live, 0);
+    mem_free(&fs);
 }
 
 /* ---- the default implementation's refusals --------------------------------- */
@@ -698,6 +772,7 @@ static void test_make_folder(void)
 }
 
 MK_TEST_MAIN(MK_TEST(test_unit_from_memory), MK_TEST(test_gltf_from_memory),
+             MK_TEST(test_allocator_parameter),
              MK_TEST(test_fifo_and_folder_refused_at_once),
              MK_TEST(test_missing_is_not_found_everywhere), MK_TEST(test_long_unit_path),
              MK_TEST(test_list_kinds), MK_TEST(test_atomic_write),

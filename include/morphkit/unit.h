@@ -6,7 +6,9 @@
  * (zero padding allowed: Blender's `walk_000001.obj`). An animation's numbers
  * must be consecutive; a gap is an error naming the missing file. Files that
  * do not match (`.mtl`, textures, notes, animation.cfg) are ignored by
- * discovery. A library root is a folder whose sub-folders are units.
+ * discovery. A library root is a folder whose sub-folders are units. Every
+ * folder listing and file read goes through mk_unit_options.files (an
+ * engine's pak file or virtual file system; NULL: the disk, morphkit/file.h).
  *
  * Loading checks that every frame matches the unit's first frame (the first
  * frame of the first animation in name order): the same `v` count and the
@@ -126,7 +128,7 @@ typedef struct mk_unit_files {
     mk_unit_animation *animations;
     uint32_t frame_count;          /* all animations' frames, in animation order */
     char **frame_files;            /* file names relative to dir */
-    bool has_config;               /* animation.cfg exists */
+    bool has_config;               /* animation.cfg is listed as a regular file */
     mk_allocator allocator;
 } mk_unit_files;
 
