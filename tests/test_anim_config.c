@@ -18,8 +18,8 @@ static mk_clip_set *parse_ok(const char *text)
 {
     mk_clip_set *set = NULL;
     mk_error err;
-    mk_status st = mk_anim_config_parse(text, text ? strlen(text) : 0, anims, 3, NULL, NULL, &set, NULL,
-                                        &err);
+    mk_status st = mk_anim_config_parse(text, text ? strlen(text) : 0, anims, 3, NULL, NULL, &set,
+                                        NULL, &err);
     if (st != MK_OK) {
         fprintf(stderr, "unexpected error: %s:%d: %s\n", err.file, err.line, err.message);
         mk_test_failures++;
@@ -228,7 +228,8 @@ static void test_report_collects_all(void)
     mk_report report = {0};
     mk_clip_set *set = NULL;
     mk_error err;
-    CHECK(mk_anim_config_parse(cfg, strlen(cfg), anims, 3, NULL, NULL, &set, &report, &err) != MK_OK);
+    CHECK(mk_anim_config_parse(cfg, strlen(cfg), anims, 3, NULL, NULL, &set, &report, &err) !=
+          MK_OK);
     CHECK(set == NULL);
     CHECK_EQ_INT(err.line, 2); /* the first one */
     CHECK_EQ_INT(report.error_count, 4);

@@ -412,7 +412,8 @@ static void test_truncated_glb_every_prefix(void)
     CHECK(mk_gltf_parse(hdr, sizeof hdr, NULL, "h.glb", NULL, NULL, &g, &err) == MK_ERR_PARSE);
     CHECK_CONTAINS(err.message, "runs past the end");
     hdr[4] = 1;
-    CHECK(mk_gltf_parse(hdr, sizeof hdr, NULL, "h.glb", NULL, NULL, &g, &err) == MK_ERR_UNSUPPORTED);
+    CHECK(mk_gltf_parse(hdr, sizeof hdr, NULL, "h.glb", NULL, NULL, &g, &err) ==
+          MK_ERR_UNSUPPORTED);
     free(data);
 }
 

@@ -134,7 +134,8 @@ static void test_library_root_listing(void)
         CHECK_CONTAINS(paths[1], "/b_unit");
     }
     mk_unit_list_free(NULL, paths, n);
-    CHECK(mk_unit_list(mk_fx_path(root, "textures"), NULL, NULL, &paths, &n, &e) == MK_ERR_NOT_FOUND);
+    CHECK(mk_unit_list(mk_fx_path(root, "textures"), NULL, NULL, &paths, &n, &e) ==
+          MK_ERR_NOT_FOUND);
 }
 
 /* ---- validation ---------------------------------------------------------- */
