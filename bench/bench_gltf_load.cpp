@@ -232,7 +232,7 @@ void run(const char *label, const char *path, int runs)
     double mk = best_of(runs, [&] {
         mk_gltf *g = nullptr;
         mk_error err;
-        if (mk_gltf_load(path, nullptr, &g, &err) != MK_OK)
+        if (mk_gltf_load(path, nullptr, nullptr, &g, &err) != MK_OK)
             die(err.message);
         mk_vertices = g->accessors[g->meshes[0].primitives[0].position].count;
         mk_gltf_destroy(g);

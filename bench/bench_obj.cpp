@@ -88,7 +88,7 @@ size_t mk_from_memory(const std::string &text)
 {
     mk_obj *o;
     mk_error err;
-    if (mk_obj_parse(text.data(), text.size(), "grid.obj", nullptr, &o, &err) != MK_OK)
+    if (mk_obj_parse(text.data(), text.size(), "grid.obj", nullptr, nullptr, &o, &err) != MK_OK)
         die(err.message);
     size_t n = o->triangle_count;
     mk_obj_destroy(o);
@@ -100,7 +100,7 @@ size_t mk_from_memory_mesh(const std::string &text)
     mk_obj *o;
     mk_mesh *m;
     mk_error err;
-    if (mk_obj_parse(text.data(), text.size(), "grid.obj", nullptr, &o, &err) != MK_OK ||
+    if (mk_obj_parse(text.data(), text.size(), "grid.obj", nullptr, nullptr, &o, &err) != MK_OK ||
         mk_obj_build_mesh(o, nullptr, &m, nullptr, &err) != MK_OK)
         die(err.message);
     size_t n = m->index_count / 3;
@@ -113,7 +113,7 @@ size_t mk_from_file(const std::string &path)
 {
     mk_obj *o;
     mk_error err;
-    if (mk_obj_load(path.c_str(), nullptr, &o, &err) != MK_OK)
+    if (mk_obj_load(path.c_str(), nullptr, nullptr, &o, &err) != MK_OK)
         die(err.message);
     size_t n = o->triangle_count;
     mk_obj_destroy(o);

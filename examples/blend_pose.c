@@ -16,7 +16,7 @@ int main(int argc, char **argv)
 
     mk_unit *unit;
     mk_error err;
-    if (mk_unit_load(argv[1], NULL, &unit, NULL, &err) != MK_OK) {
+    if (mk_unit_load(argv[1], NULL, NULL, &unit, NULL, &err) != MK_OK) {
         char msg[1200];
         mk_error_format(&err, msg, sizeof msg);
         fprintf(stderr, "%s\n", msg);

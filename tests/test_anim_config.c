@@ -18,8 +18,8 @@ static mk_clip_set *parse_ok(const char *text)
 {
     mk_clip_set *set = NULL;
     mk_error err;
-    mk_status st = mk_anim_config_parse(text, text ? strlen(text) : 0, anims, 3, NULL, &set, NULL,
-                                        &err);
+    mk_status st = mk_anim_config_parse(text, text ? strlen(text) : 0, anims, 3, NULL, NULL, &set,
+                                        NULL, &err);
     if (st != MK_OK) {
         fprintf(stderr, "unexpected error: %s:%d: %s\n", err.file, err.line, err.message);
         mk_test_failures++;
@@ -32,7 +32,7 @@ static mk_clip_set *parse_ok(const char *text)
     do {                                                                                 \
         mk_clip_set *set_ = NULL;                                                        \
         mk_error err_;                                                                   \
-        mk_status st_ = mk_anim_config_parse(cfg, strlen(cfg), anims, 3, NULL, &set_,   \
+        mk_status st_ = mk_anim_config_parse(cfg, strlen(cfg), anims, 3, NULL, NULL, &set_,   \
                                              NULL, &err_);                               \
         CHECK(st_ != MK_OK);                                                             \
         CHECK(set_ == NULL);                                                             \
@@ -211,7 +211,7 @@ static void test_error_other(void)
     const char nul[] = "Once Idle\nOnce\0Walk\n";
     mk_clip_set *set = NULL;
     mk_error err;
-    CHECK(mk_anim_config_parse(nul, sizeof nul - 1, anims, 3, NULL, &set, NULL, &err) ==
+    CHECK(mk_anim_config_parse(nul, sizeof nul - 1, anims, 3, NULL, NULL, &set, NULL, &err) ==
           MK_ERR_PARSE);
     CHECK_EQ_INT(err.line, 2);
     CHECK_CONTAINS(err.message, "NUL");
@@ -228,7 +228,8 @@ static void test_report_collects_all(void)
     mk_report report = {0};
     mk_clip_set *set = NULL;
     mk_error err;
-    CHECK(mk_anim_config_parse(cfg, strlen(cfg), anims, 3, NULL, &set, &report, &err) != MK_OK);
+    CHECK(mk_anim_config_parse(cfg, strlen(cfg), anims, 3, NULL, NULL, &set, &report, &err) !=
+          MK_OK);
     CHECK(set == NULL);
     CHECK_EQ_INT(err.line, 2); /* the first one */
     CHECK_EQ_INT(report.error_count, 4);
@@ -258,18 +259,18 @@ static void test_load_from_folder(void)
     files.has_config = true;
     mk_clip_set *set = NULL;
     mk_error err;
-    CHECK(mk_anim_config_load(&files, NULL, &set, NULL, &err) == MK_ERR_NOT_FOUND);
+    CHECK(mk_anim_config_load(&files, NULL, NULL, &set, NULL, &err) == MK_ERR_NOT_FOUND);
     CHECK_EQ_INT(err.line, 3);
     CHECK_CONTAINS(err.file, "anim_config_load/animation.cfg");
     char line[2048];
     mk_error_format(&err, line, sizeof line);
     CHECK_CONTAINS(line, "animation.cfg:3: animation 'Walk' has no frame 3");
     mk_fx_write(dir_copy, "animation.cfg", "Once Attack\nFrameTime Walk 40\n");
-    CHECK_EQ_INT(mk_anim_config_load(&files, NULL, &set, NULL, &err), MK_OK);
+    CHECK_EQ_INT(mk_anim_config_load(&files, NULL, NULL, &set, NULL, &err), MK_OK);
     CHECK(set && set->clips[0].once && set->clips[2].durations_us[1] == 40000);
     mk_clip_set_destroy(set);
     files.has_config = false;
-    CHECK_EQ_INT(mk_anim_config_load(&files, NULL, &set, NULL, &err), MK_OK);
+    CHECK_EQ_INT(mk_anim_config_load(&files, NULL, NULL, &set, NULL, &err), MK_OK);
     CHECK(set && !set->clips[0].once);
     mk_clip_set_destroy(set);
 }

@@ -216,7 +216,7 @@ static void test_morph_animated_cube(void)
 {
     mk_gltf *gltf = NULL;
     mk_error err;
-    CHECK(mk_gltf_load(SAMPLE("AnimatedMorphCube/glTF/AnimatedMorphCube.gltf"), NULL, &gltf,
+    CHECK(mk_gltf_load(SAMPLE("AnimatedMorphCube/glTF/AnimatedMorphCube.gltf"), NULL, NULL, &gltf,
                        &err) == MK_OK);
     if (!gltf)
         return;

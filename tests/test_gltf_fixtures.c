@@ -153,7 +153,7 @@ static mk_gltf *load_fixture(void)
     const char *text = make_fixture();
     mk_gltf *g = NULL;
     mk_error err;
-    mk_status s = mk_gltf_parse(text, strlen(text), NULL, "fixture.gltf", NULL, &g, &err);
+    mk_status s = mk_gltf_parse(text, strlen(text), NULL, "fixture.gltf", NULL, NULL, &g, &err);
     if (s != MK_OK)
         fprintf(stderr, "fixture: %s\n", err.message);
     CHECK(s == MK_OK);
@@ -353,7 +353,7 @@ static void test_external_and_glb(void)
     strcat(doc, end);
     mk_fx_write(dir, "ext.gltf", doc);
     mk_error err;
-    CHECK(mk_gltf_load(mk_fx_path(dir, "ext.gltf"), NULL, &g, &err) == MK_OK);
+    CHECK(mk_gltf_load(mk_fx_path(dir, "ext.gltf"), NULL, NULL, &g, &err) == MK_OK);
     if (g) {
         float w[2];
         mk_gltf_node_default_weights(g, 1, w, 2);
@@ -382,7 +382,7 @@ static void test_external_and_glb(void)
     uint32_t ch1[2] = {(uint32_t)bp, 0x004E4942u};
     memcpy(glb + 20 + jp, ch1, 8);
     memcpy(glb + 28 + jp, bytes, n);
-    CHECK(mk_gltf_parse(glb, total, NULL, "fixture.glb", NULL, &g, &err) == MK_OK);
+    CHECK(mk_gltf_parse(glb, total, NULL, "fixture.glb", NULL, NULL, &g, &err) == MK_OK);
     if (g) {
         CHECK(g->is_glb);
         mk_morph_set *s = NULL;

@@ -16,7 +16,7 @@
 static mk_status parse(const char *text, mk_gltf **g, mk_error *err)
 {
     *g = NULL;
-    return mk_gltf_parse(text, strlen(text), NULL, "j.gltf", NULL, g, err);
+    return mk_gltf_parse(text, strlen(text), NULL, "j.gltf", NULL, NULL, g, err);
 }
 
 /* Parses text, which must fail with `want` and a message containing `where`. */
@@ -210,7 +210,7 @@ static void test_blanks_and_padding(void)
     static const char padded[] = "{\"asset\":{\"version\":\"2.0\"}}  \0\0\0";
     mk_gltf *g = NULL;
     mk_error err;
-    CHECK(mk_gltf_parse(padded, sizeof padded - 1, NULL, "p.gltf", NULL, &g, &err) == MK_OK);
+    CHECK(mk_gltf_parse(padded, sizeof padded - 1, NULL, "p.gltf", NULL, NULL, &g, &err) == MK_OK);
     mk_gltf_destroy(g);
     /* Values of every JSON type where glTF allows anything (extras). */
     expect_ok("{\"asset\":{\"version\":\"2.0\",\"extras\":{\"a\":[true,false,null,-0,1.5e-3,"
@@ -399,10 +399,9 @@ static void test_allocator(void)
     for (size_t fail_at = 0; fail_at < 64; fail_at++) {
         counter c = {0, 0, 0, fail_at};
         mk_allocator a = {count_alloc, NULL, count_free, &c};
-        mk_gltf_options o = {&a, 0, 0};
         mk_gltf *g = NULL;
         mk_error err;
-        mk_status s = mk_gltf_parse(t, strlen(t), NULL, "a.gltf", &o, &g, &err);
+        mk_status s = mk_gltf_parse(t, strlen(t), NULL, "a.gltf", NULL, &a, &g, &err);
         if (fail_at == 0) {
             CHECK_EQ_INT(s, MK_OK);
             calls_ok = c.calls;

@@ -40,7 +40,7 @@ static void expect(const char *text, mk_status want, const char *where)
 {
     mk_gltf *g = NULL;
     mk_error err;
-    mk_status s = mk_gltf_parse(text, strlen(text), NULL, "bad.gltf", NULL, &g, &err);
+    mk_status s = mk_gltf_parse(text, strlen(text), NULL, "bad.gltf", NULL, NULL, &g, &err);
     CHECK_EQ_INT(s, want);
     CHECK(g == NULL);
     CHECK(strcmp(err.file, "bad.gltf") == 0);
@@ -63,7 +63,7 @@ static void test_good_document_loads(void)
                         ",\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}]");
     mk_gltf *g = NULL;
     mk_error err;
-    CHECK(mk_gltf_parse(t, strlen(t), NULL, "good.gltf", NULL, &g, &err) == MK_OK);
+    CHECK(mk_gltf_parse(t, strlen(t), NULL, "good.gltf", NULL, NULL, &g, &err) == MK_OK);
     mk_gltf_destroy(g);
 }
 
@@ -73,7 +73,7 @@ static void test_broken_json(void)
     mk_gltf *g = NULL;
     mk_error err;
     const char *t = "{\"asset\":{\"version\":\"2.0\"},\n  \"nodes\": [ x ]}";
-    CHECK(mk_gltf_parse(t, strlen(t), NULL, "bad.gltf", NULL, &g, &err) == MK_ERR_PARSE);
+    CHECK(mk_gltf_parse(t, strlen(t), NULL, "bad.gltf", NULL, NULL, &g, &err) == MK_ERR_PARSE);
     CHECK_EQ_INT(err.line, 2); /* the error points into the second line */
     expect("", MK_ERR_PARSE, "invalid JSON");
     expect("[1, 2]", MK_ERR_PARSE, "must be an object");
@@ -99,7 +99,7 @@ static void test_unsupported_required_extension(void)
     const char *t = "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"EXT_whatever\"]}";
     mk_gltf *g = NULL;
     mk_error err;
-    CHECK(mk_gltf_parse(t, strlen(t), NULL, "x.gltf", NULL, &g, &err) == MK_OK);
+    CHECK(mk_gltf_parse(t, strlen(t), NULL, "x.gltf", NULL, NULL, &g, &err) == MK_OK);
     mk_gltf_destroy(g);
 }
 
@@ -176,7 +176,7 @@ static void test_sparse_index_out_of_range(void)
     const char *t = doc("", data_uri, good_views(), ok, "");
     mk_gltf *g = NULL;
     mk_error err;
-    CHECK(mk_gltf_parse(t, strlen(t), NULL, "x.gltf", NULL, &g, &err) == MK_OK);
+    CHECK(mk_gltf_parse(t, strlen(t), NULL, "x.gltf", NULL, NULL, &g, &err) == MK_OK);
     mk_gltf_destroy(g);
     /* more sparse entries than the indices view holds */
     const char *many =
@@ -271,7 +271,7 @@ static void test_mesh_and_animation_errors(void)
     const char *t = doc("", data_uri, good_views(), acc, zero_times);
     mk_gltf *g = NULL;
     mk_error err;
-    CHECK(mk_gltf_parse(t, strlen(t), NULL, "x.gltf", NULL, &g, &err) == MK_OK);
+    CHECK(mk_gltf_parse(t, strlen(t), NULL, "x.gltf", NULL, NULL, &g, &err) == MK_OK);
     if (g) {
         mk_track_clip *clip = NULL;
         CHECK(mk_gltf_build_track_clip(g, 0, NULL, &clip, &err) == MK_ERR_PARSE && !clip);
@@ -287,13 +287,13 @@ static void test_limits(void)
     const char *t =
         doc("", data_uri, good_views(),
             "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"}", "");
-    mk_gltf_options o = {NULL, 0, 2};
+    mk_gltf_options o = {0, 2, NULL};
     mk_gltf *g = NULL;
     mk_error err;
-    CHECK(mk_gltf_parse(t, strlen(t), NULL, "x.gltf", &o, &g, &err) == MK_ERR_LIMIT);
+    CHECK(mk_gltf_parse(t, strlen(t), NULL, "x.gltf", &o, NULL, &g, &err) == MK_ERR_LIMIT);
     CHECK_CONTAINS(err.message, "accessors[0]: count 3 is above the limit 2");
-    mk_gltf_options o2 = {NULL, 32, 0};
-    CHECK(mk_gltf_parse(t, strlen(t), NULL, "x.gltf", &o2, &g, &err) == MK_ERR_LIMIT);
+    mk_gltf_options o2 = {32, 0, NULL};
+    CHECK(mk_gltf_parse(t, strlen(t), NULL, "x.gltf", &o2, NULL, &g, &err) == MK_ERR_LIMIT);
 }
 
 /* Buffer URIs must stay in the asset's folder. */
@@ -322,7 +322,7 @@ static void test_uri_escaping_the_folder(void)
         {"C:\\\\x.bin", MK_ERR_INVALID_ARGUMENT},
         {"sub\\\\..\\\\..\\\\secret.bin", MK_ERR_INVALID_ARGUMENT},
         {"inside.bin%00.txt", MK_ERR_INVALID_ARGUMENT},
-        {"missing.bin", MK_ERR_IO},
+        {"missing.bin", MK_ERR_NOT_FOUND},
         {"inside.bin", MK_OK},
         {"./x/../inside.bin", MK_OK},
     };
@@ -335,7 +335,7 @@ static void test_uri_escaping_the_folder(void)
         mk_fx_write(dir, "u.gltf", text);
         mk_gltf *g = NULL;
         mk_error err;
-        mk_status s = mk_gltf_load(mk_fx_path(dir, "u.gltf"), NULL, &g, &err);
+        mk_status s = mk_gltf_load(mk_fx_path(dir, "u.gltf"), NULL, NULL, &g, &err);
         if (s != cases[i].want)
             fprintf(stderr, "uri %s: %s\n", cases[i].uri, err.message);
         CHECK_EQ_INT(s, cases[i].want);
@@ -361,7 +361,7 @@ static void test_truncated_glb_every_prefix(void)
         return;
     mk_gltf *g = NULL;
     mk_error err;
-    CHECK(mk_gltf_parse(data, size, NULL, "cube.glb", NULL, &g, &err) == MK_OK);
+    CHECK(mk_gltf_parse(data, size, NULL, "cube.glb", NULL, NULL, &g, &err) == MK_OK);
     mk_gltf_destroy(g);
     int failures_ok = 0;
     for (size_t n = 0; n < size; n++) {
@@ -369,7 +369,7 @@ static void test_truncated_glb_every_prefix(void)
         char *p = (char *)malloc(n ? n : 1);
         memcpy(p, data, n);
         g = NULL;
-        mk_status s = mk_gltf_parse(p, n, NULL, "cube.glb", NULL, &g, &err);
+        mk_status s = mk_gltf_parse(p, n, NULL, "cube.glb", NULL, NULL, &g, &err);
         failures_ok += s != MK_OK && g == NULL && err.message[0] != '\0';
         mk_gltf_destroy(g);
         free(p);
@@ -387,7 +387,7 @@ static void test_truncated_glb_every_prefix(void)
             p[at] = (char)(seed >> 24);
         }
         g = NULL;
-        if (mk_gltf_parse(p, size, NULL, "cube.glb", NULL, &g, &err) == MK_OK) {
+        if (mk_gltf_parse(p, size, NULL, "cube.glb", NULL, NULL, &g, &err) == MK_OK) {
             for (uint32_t m = 0; m < g->mesh_count; m++) {
                 mk_morph_set *set = NULL;
                 if (mk_gltf_build_morph_set(g, m, 0, NULL, &set, &err) == MK_OK) {
@@ -409,10 +409,11 @@ static void test_truncated_glb_every_prefix(void)
     /* A GLB header that promises a huge chunk. */
     uint8_t hdr[28] = {0x67, 0x6C, 0x54, 0x46, 2,    0,    0,    0,    28,   0,
                        0,    0,    0xF0, 0xFF, 0xFF, 0xFF, 0x4A, 0x53, 0x4F, 0x4E};
-    CHECK(mk_gltf_parse(hdr, sizeof hdr, NULL, "h.glb", NULL, &g, &err) == MK_ERR_PARSE);
+    CHECK(mk_gltf_parse(hdr, sizeof hdr, NULL, "h.glb", NULL, NULL, &g, &err) == MK_ERR_PARSE);
     CHECK_CONTAINS(err.message, "runs past the end");
     hdr[4] = 1;
-    CHECK(mk_gltf_parse(hdr, sizeof hdr, NULL, "h.glb", NULL, &g, &err) == MK_ERR_UNSUPPORTED);
+    CHECK(mk_gltf_parse(hdr, sizeof hdr, NULL, "h.glb", NULL, NULL, &g, &err) ==
+          MK_ERR_UNSUPPORTED);
     free(data);
 }
 

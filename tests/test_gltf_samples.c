@@ -14,7 +14,7 @@ static mk_gltf *load(const char *path)
 {
     mk_gltf *g = NULL;
     mk_error err;
-    mk_status s = mk_gltf_load(path, NULL, &g, &err);
+    mk_status s = mk_gltf_load(path, NULL, NULL, &g, &err);
     if (s != MK_OK)
         fprintf(stderr, "%s: %s\n", path, err.message);
     CHECK(s == MK_OK && g);
@@ -427,11 +427,10 @@ static void count_free(void *user, void *p, size_t size)
 static void test_allocator_balance(void)
 {
     mk_allocator a = {count_alloc, NULL, count_free, NULL};
-    mk_gltf_options o = {&a, 0, 0};
     mk_gltf *g = NULL;
     mk_error err;
-    CHECK(mk_gltf_load(SAMPLE("AnimatedMorphCube/glTF/AnimatedMorphCube.gltf"), &o, &g, &err) ==
-          MK_OK);
+    CHECK(mk_gltf_load(SAMPLE("AnimatedMorphCube/glTF/AnimatedMorphCube.gltf"), NULL, &a, &g,
+                       &err) == MK_OK);
     CHECK(live_blocks > 0);
     mk_morph_set *set = NULL;
     mk_track_clip *clip = NULL;

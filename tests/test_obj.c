@@ -82,7 +82,7 @@ static mk_obj *parse_ok(const char *text)
 {
     mk_obj *o = NULL;
     mk_error err;
-    mk_status st = mk_obj_parse(text, strlen(text), "t.obj", NULL, &o, &err);
+    mk_status st = mk_obj_parse(text, strlen(text), "t.obj", NULL, NULL, &o, &err);
     if (st != MK_OK)
         fprintf(stderr, "unexpected error: %s:%d: %s\n", err.file, err.line, err.message);
     CHECK_EQ_INT(st, MK_OK);
@@ -307,7 +307,7 @@ static void test_forward_references(void)
     mk_obj *bad = NULL;
     mk_error err;
     const char *text = "v 0 0 0\nf 1 2 3\nv 1 0 0\nf 1 2 4\nv 0 1 0\n";
-    CHECK_EQ_INT(mk_obj_parse(text, strlen(text), "fw.obj", NULL, &bad, &err), MK_ERR_RANGE);
+    CHECK_EQ_INT(mk_obj_parse(text, strlen(text), "fw.obj", NULL, NULL, &bad, &err), MK_ERR_RANGE);
     CHECK(bad == NULL);
     CHECK_EQ_INT(err.line, 4);
     CHECK_CONTAINS(err.file, "fw.obj");
@@ -372,7 +372,7 @@ static void test_errors(void)
         mk_obj *o = (mk_obj *)&o; /* must be reset to NULL */
         mk_error err;
         mk_error_clear(&err);
-        mk_status st = mk_obj_parse(c->text, strlen(c->text), "bad.obj", NULL, &o, &err);
+        mk_status st = mk_obj_parse(c->text, strlen(c->text), "bad.obj", NULL, NULL, &o, &err);
         if (st != c->code || err.line != c->line || !strstr(err.message, c->message))
             fprintf(stderr, "case %zu: status %d line %d: %s\n", i, (int)st, err.line, err.message);
         CHECK_EQ_INT(st, c->code);
@@ -382,13 +382,13 @@ static void test_errors(void)
         CHECK(strcmp(err.file, "bad.obj") == 0);
         CHECK(o == NULL);
         /* Without an mk_error the status is the same. */
-        CHECK_EQ_INT(mk_obj_parse(c->text, strlen(c->text), NULL, NULL, &o, NULL), c->code);
+        CHECK_EQ_INT(mk_obj_parse(c->text, strlen(c->text), NULL, NULL, NULL, &o, NULL), c->code);
     }
     /* The formatted error reads file:line: message. */
     mk_obj *o;
     mk_error err;
     const char *text = V3 "f 1 2\n";
-    mk_obj_parse(text, strlen(text), NULL, NULL, &o, &err);
+    mk_obj_parse(text, strlen(text), NULL, NULL, NULL, &o, &err);
     char buf[256];
     mk_error_format(&err, buf, sizeof buf);
     CHECK_CONTAINS(buf, "<memory>:4: face has 2 corners");
@@ -401,23 +401,23 @@ static void test_limits(void)
     mk_obj *o;
     mk_error err;
     const char *text = "vt 0 0\nv 0 0 0\nv 1 0 0\nv 0 1 0\n";
-    CHECK_EQ_INT(mk_obj_parse(text, strlen(text), "l.obj", &opts, &o, &err), MK_ERR_LIMIT);
+    CHECK_EQ_INT(mk_obj_parse(text, strlen(text), "l.obj", &opts, NULL, &o, &err), MK_ERR_LIMIT);
     CHECK_EQ_INT(err.line, 4);
     CHECK_CONTAINS(err.message, "more than 2 v (max_elements)");
 
     opts.max_elements = 3;
     text = V3 "f 1 2 3\nf 1 2 3\nf 1 2 3 1\n";
-    CHECK_EQ_INT(mk_obj_parse(text, strlen(text), "l.obj", &opts, &o, &err), MK_ERR_LIMIT);
+    CHECK_EQ_INT(mk_obj_parse(text, strlen(text), "l.obj", &opts, NULL, &o, &err), MK_ERR_LIMIT);
     CHECK_EQ_INT(err.line, 6);
     CHECK_CONTAINS(err.message, "more than 3 triangles");
 
     text = V3 "f 1 2 4\n";
-    CHECK_EQ_INT(mk_obj_parse(text, strlen(text), "l.obj", &opts, &o, &err), MK_ERR_RANGE);
+    CHECK_EQ_INT(mk_obj_parse(text, strlen(text), "l.obj", &opts, NULL, &o, &err), MK_ERR_RANGE);
     CHECK_CONTAINS(err.message, "v index 4 out of range (max_elements is 3)");
 
     /* Exactly at the limit is fine. */
     text = V3 "f 1 2 3\nf 1 2 3 1\n";
-    CHECK_EQ_INT(mk_obj_parse(text, strlen(text), "l.obj", &opts, &o, &err), MK_OK);
+    CHECK_EQ_INT(mk_obj_parse(text, strlen(text), "l.obj", &opts, NULL, &o, &err), MK_OK);
     mk_obj_destroy(o);
 }
 
@@ -427,7 +427,7 @@ static void test_load(void)
     mk_fx_write(dir, "a.obj", cube_like);
     mk_obj *o;
     mk_error err;
-    CHECK_EQ_INT(mk_obj_load(mk_fx_path(dir, "a.obj"), NULL, &o, &err), MK_OK);
+    CHECK_EQ_INT(mk_obj_load(mk_fx_path(dir, "a.obj"), NULL, NULL, &o, &err), MK_OK);
     if (o) {
         CHECK_EQ_INT(o->triangle_count, 4);
         mk_obj_destroy(o);
@@ -435,28 +435,28 @@ static void test_load(void)
     /* Errors in a loaded file name its path. */
     mk_fx_write(dir, "b.obj", "v 0 0 0\nv 1 1\n");
     const char *b = mk_fx_path(dir, "b.obj");
-    CHECK_EQ_INT(mk_obj_load(b, NULL, &o, &err), MK_ERR_PARSE);
+    CHECK_EQ_INT(mk_obj_load(b, NULL, NULL, &o, &err), MK_ERR_PARSE);
     CHECK(strcmp(err.file, b) == 0);
     CHECK_EQ_INT(err.line, 2);
 
     const char *missing = mk_fx_path(dir, "missing.obj");
-    CHECK_EQ_INT(mk_obj_load(missing, NULL, &o, &err), MK_ERR_NOT_FOUND);
+    CHECK_EQ_INT(mk_obj_load(missing, NULL, NULL, &o, &err), MK_ERR_NOT_FOUND);
     CHECK(strcmp(err.file, missing) == 0);
     CHECK_CONTAINS(err.message, strerror(ENOENT));
     CHECK(o == NULL);
 
-    CHECK_EQ_INT(mk_obj_load(dir, NULL, &o, &err), MK_ERR_IO);
+    CHECK_EQ_INT(mk_obj_load(dir, NULL, NULL, &o, &err), MK_ERR_IO);
     CHECK_CONTAINS(err.message, "is a directory");
 
     mk_obj_options opts = {0};
     opts.max_file_size = 100;
-    CHECK_EQ_INT(mk_obj_load(mk_fx_path(dir, "a.obj"), &opts, &o, &err), MK_ERR_LIMIT);
+    CHECK_EQ_INT(mk_obj_load(mk_fx_path(dir, "a.obj"), &opts, NULL, &o, &err), MK_ERR_LIMIT);
     CHECK_CONTAINS(err.message, "file is too big");
     CHECK_CONTAINS(err.message, "the limit is 100");
 
     /* An empty file is an empty OBJ. */
     mk_fx_write(dir, "empty.obj", "");
-    CHECK_EQ_INT(mk_obj_load(mk_fx_path(dir, "empty.obj"), NULL, &o, &err), MK_OK);
+    CHECK_EQ_INT(mk_obj_load(mk_fx_path(dir, "empty.obj"), NULL, NULL, &o, &err), MK_OK);
     if (o) {
         CHECK_EQ_INT(o->position_count + o->triangle_count, 0);
         CHECK(o->positions == NULL && o->corner_position == NULL);
@@ -464,37 +464,40 @@ static void test_load(void)
     }
 }
 
+/* The default file layer under mk_obj_load: whole-file reads through the
+ * caller's allocator, limits checked before reading, FIFOs refused. */
 static void test_read_file(void)
 {
     const char *dir = mk_fx_dir("read_file");
     mk_fx_write(dir, "x.txt", "hello");
     test_heap h;
     mk_allocator a = heap_allocator(&h, -1, 0);
-    char *data;
+    void *data;
     size_t size;
     mk_error err;
-    CHECK_EQ_INT(mk_read_file(mk_fx_path(dir, "x.txt"), &a, 0, &data, &size, &err), MK_OK);
+    CHECK_EQ_INT(mk_file_read(NULL, mk_fx_path(dir, "x.txt"), &a, 0, &data, &size, &err), MK_OK);
     CHECK_EQ_INT(size, 5);
     if (data) {
-        CHECK(memcmp(data, "hello", 6) == 0); /* NUL-terminated */
-        mk_free(&a, data, size + 1);
+        CHECK(memcmp(data, "hello", 5) == 0);
+        mk_file_release(NULL, &a, data, size);
     }
-    CHECK_EQ_INT(mk_read_file(mk_fx_path(dir, "x.txt"), &a, 4, &data, &size, &err), MK_ERR_LIMIT);
+    CHECK_EQ_INT(mk_file_read(NULL, mk_fx_path(dir, "x.txt"), &a, 4, &data, &size, &err),
+                 MK_ERR_LIMIT);
     CHECK(data == NULL && size == 0);
-    CHECK_EQ_INT(mk_read_file(mk_fx_path(dir, "x.txt"), &a, 5, &data, &size, &err), MK_OK);
-    mk_free(&a, data, size + 1);
+    CHECK_EQ_INT(mk_file_read(NULL, mk_fx_path(dir, "x.txt"), &a, 5, &data, &size, &err), MK_OK);
+    mk_file_release(NULL, &a, data, size);
     /* A FIFO is refused at once (no waiting for a writer). */
     const char *fifo = mk_fx_path(dir, "fifo");
     if (mkfifo(fifo, 0600) == 0) {
-        CHECK_EQ_INT(mk_read_file(fifo, &a, 0, &data, &size, &err), MK_ERR_IO);
+        CHECK_EQ_INT(mk_file_read(NULL, fifo, &a, 0, &data, &size, &err), MK_ERR_IO);
         CHECK_CONTAINS(err.message, "not a regular file");
     }
     mk_fx_write(dir, "empty", "");
-    CHECK_EQ_INT(mk_read_file(mk_fx_path(dir, "empty"), &a, 0, &data, &size, &err), MK_OK);
-    CHECK(size == 0 && data && data[0] == '\0');
-    mk_free(&a, data, size + 1);
+    CHECK_EQ_INT(mk_file_read(NULL, mk_fx_path(dir, "empty"), &a, 0, &data, &size, &err), MK_OK);
+    CHECK(size == 0);
+    mk_file_release(NULL, &a, data, size);
     h.fail_after = h.calls;
-    CHECK_EQ_INT(mk_read_file(mk_fx_path(dir, "x.txt"), &a, 0, &data, &size, &err),
+    CHECK_EQ_INT(mk_file_read(NULL, mk_fx_path(dir, "x.txt"), &a, 0, &data, &size, &err),
                  MK_ERR_OUT_OF_MEMORY);
     CHECK_EQ_INT(h.live, 0);
     CHECK(!h.bad_size);
@@ -508,11 +511,9 @@ static mk_status parse_checked(const char *text, size_t n, long fail_after, int 
 {
     test_heap h;
     mk_allocator a = heap_allocator(&h, fail_after, with_realloc);
-    mk_obj_options opts = {0};
-    opts.allocator = &a;
     mk_obj *o = NULL;
     mk_error err;
-    mk_status st = mk_obj_parse(text, n, "x.obj", &opts, &o, &err);
+    mk_status st = mk_obj_parse(text, n, "x.obj", NULL, &a, &o, &err);
     if (st == MK_OK) {
         mk_mesh *m = NULL;
         uint32_t *src = NULL;

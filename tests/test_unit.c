@@ -31,7 +31,7 @@ static void test_discover_numbering_and_ignored_files(void)
     CHECK(system(sub) == 0);
     mk_unit_files *f = NULL;
     mk_error e;
-    CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_OK);
+    CHECK(mk_unit_discover(d, NULL, NULL, &f, &e) == MK_OK);
     if (!f)
         return;
     CHECK_EQ_INT(f->animation_count, 3);
@@ -65,7 +65,7 @@ static void test_discover_blender_padding(void)
     }
     mk_unit_files *f = NULL;
     mk_error e;
-    CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_OK);
+    CHECK(mk_unit_discover(d, NULL, NULL, &f, &e) == MK_OK);
     if (!f)
         return;
     CHECK_EQ_INT(f->animation_count, 1);
@@ -84,7 +84,7 @@ static void test_discover_gap_names_missing_file(void)
     mk_fx_write(d, "Walk_4.obj", QUAD);
     mk_unit_files *f = (mk_unit_files *)1;
     mk_error e;
-    CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_ERR_NOT_FOUND);
+    CHECK(mk_unit_discover(d, NULL, NULL, &f, &e) == MK_ERR_NOT_FOUND);
     CHECK(f == NULL);
     CHECK_CONTAINS(e.message, "missing frame file 'Walk_3.obj'");
     CHECK_CONTAINS(e.file, "disc_gap");
@@ -92,7 +92,7 @@ static void test_discover_gap_names_missing_file(void)
     d = mk_fx_dir("disc_gap_pad");
     mk_fx_write(d, "run_0001.obj", QUAD);
     mk_fx_write(d, "run_0003.obj", QUAD);
-    CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_ERR_NOT_FOUND);
+    CHECK(mk_unit_discover(d, NULL, NULL, &f, &e) == MK_ERR_NOT_FOUND);
     CHECK_CONTAINS(e.message, "'run_0002.obj'");
 }
 
@@ -103,15 +103,15 @@ static void test_discover_duplicates_and_empty(void)
     mk_fx_write(d, "Walk_01.obj", QUAD);
     mk_unit_files *f;
     mk_error e;
-    CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_ERR_PARSE);
+    CHECK(mk_unit_discover(d, NULL, NULL, &f, &e) == MK_ERR_PARSE);
     CHECK_CONTAINS(e.message, "are both frame 1 of animation 'Walk'");
 
     d = mk_fx_dir("disc_empty");
     mk_fx_write(d, "readme.txt", "x");
-    CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_ERR_NOT_FOUND);
+    CHECK(mk_unit_discover(d, NULL, NULL, &f, &e) == MK_ERR_NOT_FOUND);
     CHECK_CONTAINS(e.message, "no frame files");
-    CHECK(!mk_is_unit_folder(d));
-    CHECK(mk_unit_discover("/nonexistent/folder", NULL, &f, &e) == MK_ERR_IO);
+    CHECK(!mk_is_unit_folder(d, NULL));
+    CHECK(mk_unit_discover("/nonexistent/folder", NULL, NULL, &f, &e) == MK_ERR_NOT_FOUND);
     CHECK_CONTAINS(e.message, "cannot open folder");
 }
 
@@ -127,14 +127,15 @@ static void test_library_root_listing(void)
     char **paths;
     uint32_t n;
     mk_error e;
-    CHECK(mk_unit_list(root, NULL, &paths, &n, &e) == MK_OK);
+    CHECK(mk_unit_list(root, NULL, NULL, &paths, &n, &e) == MK_OK);
     CHECK_EQ_INT(n, 2);
     if (n == 2) {
         CHECK_CONTAINS(paths[0], "/a_unit");
         CHECK_CONTAINS(paths[1], "/b_unit");
     }
     mk_unit_list_free(NULL, paths, n);
-    CHECK(mk_unit_list(mk_fx_path(root, "textures"), NULL, &paths, &n, &e) == MK_ERR_NOT_FOUND);
+    CHECK(mk_unit_list(mk_fx_path(root, "textures"), NULL, NULL, &paths, &n, &e) ==
+          MK_ERR_NOT_FOUND);
 }
 
 /* ---- validation ---------------------------------------------------------- */
@@ -143,7 +144,7 @@ static void test_library_root_listing(void)
 static mk_unit *load(const char *dir, mk_status expect, mk_report *rep, mk_error *e)
 {
     mk_unit *u = NULL;
-    mk_status st = mk_unit_load(dir, NULL, &u, rep, e);
+    mk_status st = mk_unit_load(dir, NULL, NULL, &u, rep, e);
     CHECK_EQ_INT(st, expect);
     if (st != MK_OK)
         CHECK(u == NULL);

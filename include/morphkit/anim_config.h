@@ -45,6 +45,7 @@
 #include "morphkit/allocator.h"
 #include "morphkit/clip.h"
 #include "morphkit/error.h"
+#include "morphkit/file.h"
 #include "morphkit/unit.h"
 
 #ifdef __cplusplus
@@ -54,9 +55,10 @@ extern "C" {
 #define MK_ANIM_CONFIG_FILE "animation.cfg"
 
 typedef struct mk_anim_config_options {
-    const mk_allocator *allocator; /* for the clip set and scratch; NULL: malloc */
-    const char *file_name;         /* used in errors; NULL: "animation.cfg" */
-    uint32_t frame_set_count;      /* passed to mk_clip_set_desc; 0: unchecked */
+    const char *file_name;          /* used in errors; NULL: "animation.cfg" */
+    uint32_t frame_set_count;       /* passed to mk_clip_set_desc; 0: unchecked */
+    const mk_file_callbacks *files; /* mk_anim_config_load: how the file is read;
+                                       NULL: the default (morphkit/file.h) */
 } mk_anim_config_options;
 
 /* Parses `size` bytes of config text (need not be NUL-terminated; NULL with
@@ -64,16 +66,21 @@ typedef struct mk_anim_config_options {
  * *out is a new clip set (free with mk_clip_set_destroy). On failure *out is
  * NULL, err holds the first error, and report (when not NULL) receives every
  * error found (MK_SEVERITY_ERROR, MK_CHECK_CONFIG), each line checked on its
- * own. options and report may be NULL. */
+ * own. options and report may be NULL; allocator (NULL: malloc) makes the
+ * clip set and the scratch memory. */
 MK_API mk_status mk_anim_config_parse(const char *text, size_t size,
                                       const mk_unit_animation *anims, uint32_t anim_count,
-                                      const mk_anim_config_options *options, mk_clip_set **out,
+                                      const mk_anim_config_options *options,
+                                      const mk_allocator *allocator, mk_clip_set **out,
                                       mk_report *report, mk_error *err);
 
-/* Builds a unit's clips: reads files->dir/animation.cfg when
- * files->has_config (errors then name that path), else uses the defaults. */
+/* Builds a unit's clips: reads files->dir/animation.cfg through
+ * options->files when files->has_config (errors then name that path; no
+ * path length limit; a missing file is MK_ERR_NOT_FOUND), else uses the
+ * defaults. */
 MK_API mk_status mk_anim_config_load(const mk_unit_files *files,
-                                     const mk_anim_config_options *options, mk_clip_set **out,
+                                     const mk_anim_config_options *options,
+                                     const mk_allocator *allocator, mk_clip_set **out,
                                      mk_report *report, mk_error *err);
 
 #ifdef __cplusplus

@@ -30,6 +30,9 @@ typedef enum mk_status {
     MK_STATUS_COUNT
 } mk_status;
 
+/* Sizes of the text fields, terminator included. A longer path or message is
+ * cut to fit in the record only: it never makes the call that reports it
+ * fail, and the operations themselves have no such path limit. */
 #define MK_ERROR_FILE_MAX 512
 #define MK_ERROR_MESSAGE_MAX 512
 

@@ -20,7 +20,7 @@
  *     (MK_ERR_UNSUPPORTED, naming it);
  *   - a buffer uri that is absolute, has a scheme other than `data:`, or
  *     leaves the asset's folder through `..` (MK_ERR_INVALID_ARGUMENT); a
- *     missing or short .bin (MK_ERR_IO / MK_ERR_RANGE); symbolic links are
+ *     missing or short .bin (MK_ERR_NOT_FOUND / MK_ERR_RANGE); symbolic links are
  *     followed as the file system resolves them;
  *   - out-of-range indices and byte ranges (MK_ERR_RANGE), wrong accessor
  *     types for their use (MK_ERR_PARSE), sizes above the limits (MK_ERR_LIMIT);
@@ -37,7 +37,8 @@
  * Memory: the file is read once into one block. GLB binary chunks are used
  * in place, external .bin files are read once each, data: URIs are decoded
  * once; accessors point into those blocks, nothing is copied per element.
- * All of it goes through the allocator in the options, the temporary JSON
+ * Files are read through the options' file callbacks. All memory goes
+ * through the allocator parameter, the temporary JSON
  * token array (one block for the whole document, freed before returning)
  * included; nothing is allocated per JSON value and no global hook is used.
  * A loaded mk_gltf is immutable and may be shared between threads. */
@@ -50,6 +51,7 @@
 
 #include "morphkit/allocator.h"
 #include "morphkit/error.h"
+#include "morphkit/file.h"
 #include "morphkit/morph.h"
 #include "morphkit/scene.h"
 #include "morphkit/track.h"
@@ -93,9 +95,13 @@ typedef enum mk_gltf_mode {
 } mk_gltf_mode;
 
 typedef struct mk_gltf_options {
-    const mk_allocator *allocator; /* NULL: malloc */
     size_t max_buffer_size; /* largest file, buffer or decoded data: URI in bytes; 0: 1 GiB */
     uint32_t max_count; /* largest accessor count (elements); 0: 1 << 26 */
+    /* How the file and its external buffers are read; NULL: the default
+     * (morphkit/file.h). The mk_gltf keeps a copy of the struct and gives
+     * the buffer blocks back through release when destroyed, so the
+     * callbacks (and `user`) must outlive it. */
+    const mk_file_callbacks *files;
 } mk_gltf_options;
 
 typedef struct mk_gltf_buffer {
@@ -224,17 +230,19 @@ typedef struct mk_gltf {
 } mk_gltf;
 
 /* Loads a .gltf or .glb file (told apart by the GLB magic, not the name).
- * options may be NULL. External buffers are resolved relative to the file's
- * folder. */
-MK_API mk_status mk_gltf_load(const char *path, const mk_gltf_options *options, mk_gltf **out,
-                              mk_error *err);
+ * options may be NULL; allocator (NULL: malloc) makes the model. External
+ * buffers are resolved relative to the file's folder. Only regular files are
+ * read: a missing file is MK_ERR_NOT_FOUND, a folder or FIFO MK_ERR_IO. */
+MK_API mk_status mk_gltf_load(const char *path, const mk_gltf_options *options,
+                              const mk_allocator *allocator, mk_gltf **out, mk_error *err);
 
 /* Parses a .gltf or .glb held in memory (copied once; the caller keeps
- * data). base_dir is the folder external buffer URIs are relative to; NULL
- * makes any external URI an error. name is used as mk_error.file. */
+ * data). base_dir is the folder external buffer URIs are relative to (read
+ * through options->files); NULL makes any external URI an error. name is
+ * used as mk_error.file. */
 MK_API mk_status mk_gltf_parse(const void *data, size_t size, const char *base_dir,
-                               const char *name, const mk_gltf_options *options, mk_gltf **out,
-                               mk_error *err);
+                               const char *name, const mk_gltf_options *options,
+                               const mk_allocator *allocator, mk_gltf **out, mk_error *err);
 
 MK_API void mk_gltf_destroy(mk_gltf *gltf);
 

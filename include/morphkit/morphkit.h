@@ -15,6 +15,7 @@
 #include "morphkit/scene.h"
 #include "morphkit/clip.h"
 #include "morphkit/player.h"
+#include "morphkit/file.h"
 #include "morphkit/obj.h"
 #include "morphkit/unit.h"
 #include "morphkit/anim_config.h"

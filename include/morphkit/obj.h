@@ -50,6 +50,7 @@
 
 #include "morphkit/allocator.h"
 #include "morphkit/error.h"
+#include "morphkit/file.h"
 #include "morphkit/mesh.h"
 
 #ifdef __cplusplus
@@ -57,10 +58,11 @@ extern "C" {
 #endif
 
 typedef struct mk_obj_options {
-    const mk_allocator *allocator; /* NULL: malloc */
     uint32_t max_elements; /* cap on v, vt, vn and triangle counts each; 0: 1 << 26.
                               Also the largest index accepted. */
     size_t max_file_size;  /* mk_obj_load only; 0: 2 GiB */
+    const mk_file_callbacks *files; /* mk_obj_load only: how the file is read;
+                                       NULL: the default (morphkit/file.h) */
 } mk_obj_options;
 
 /* Made only by mk_obj_parse / mk_obj_load (the reader keeps private
@@ -86,15 +88,19 @@ typedef struct mk_obj {
 
 /* Parses OBJ text of `size` bytes (need not be NUL-terminated; never read
  * past size). `name` is used in error messages (NULL: "<memory>"). options
- * may be NULL. On success *out owns everything it points to (free it with
- * mk_obj_destroy); on failure *out is NULL and nothing is left allocated. */
+ * may be NULL; allocator (NULL: malloc) makes everything *out holds. On
+ * success *out owns everything it points to (free it with mk_obj_destroy);
+ * on failure *out is NULL and nothing is left allocated. text NULL with
+ * size > 0, or out NULL, is MK_ERR_INVALID_ARGUMENT. */
 MK_API mk_status mk_obj_parse(const char *text, size_t size, const char *name,
-                              const mk_obj_options *options, mk_obj **out, mk_error *err);
+                              const mk_obj_options *options, const mk_allocator *allocator,
+                              mk_obj **out, mk_error *err);
 
-/* Reads the file at path into memory (one allocation, at most
- * max_file_size bytes) and parses it; errors name the path. */
-MK_API mk_status mk_obj_load(const char *path, const mk_obj_options *options, mk_obj **out,
-                             mk_error *err);
+/* Reads the file at path through options->files (at most max_file_size
+ * bytes; only regular files: a folder or FIFO is MK_ERR_IO, a missing file
+ * MK_ERR_NOT_FOUND) and parses it; errors name the path. */
+MK_API mk_status mk_obj_load(const char *path, const mk_obj_options *options,
+                             const mk_allocator *allocator, mk_obj **out, mk_error *err);
 
 /* Frees an mk_obj and its arrays (NULL is fine). */
 MK_API void mk_obj_destroy(mk_obj *obj);

@@ -6,7 +6,9 @@
  * (zero padding allowed: Blender's `walk_000001.obj`). An animation's numbers
  * must be consecutive; a gap is an error naming the missing file. Files that
  * do not match (`.mtl`, textures, notes, animation.cfg) are ignored by
- * discovery. A library root is a folder whose sub-folders are units.
+ * discovery. A library root is a folder whose sub-folders are units. Every
+ * folder listing and file read goes through mk_unit_options.files (an
+ * engine's pak file or virtual file system; NULL: the disk, morphkit/file.h).
  *
  * Loading checks that every frame matches the unit's first frame (the first
  * frame of the first animation in name order): the same `v` count and the
@@ -40,6 +42,7 @@
 #include "morphkit/allocator.h"
 #include "morphkit/clip.h"
 #include "morphkit/error.h"
+#include "morphkit/file.h"
 #include "morphkit/frame_set.h"
 #include "morphkit/obj.h"
 
@@ -100,6 +103,16 @@ MK_API bool mk_report_add(mk_report *report, mk_severity severity, mk_check chec
 /* Frees the items and zeroes the counts (keeps the allocator). */
 MK_API void mk_report_reset(mk_report *report);
 
+/* Options of discovery and loading; zero (or a NULL pointer) = defaults. */
+typedef struct mk_unit_options {
+    mk_obj_options obj;             /* per-frame reader options (obj.files is not
+                                       used: `files` below reads every file) */
+    bool skip_heuristics;           /* skip the warning heuristics (faster loads) */
+    const mk_file_callbacks *files; /* how folders are listed and frames and
+                                       animation.cfg read; NULL: the default
+                                       (morphkit/file.h) */
+} mk_unit_options;
+
 /* ---- discovery ----------------------------------------------------------- */
 
 typedef struct mk_unit_animation {
@@ -115,35 +128,37 @@ typedef struct mk_unit_files {
     mk_unit_animation *animations;
     uint32_t frame_count;          /* all animations' frames, in animation order */
     char **frame_files;            /* file names relative to dir */
-    bool has_config;               /* animation.cfg exists */
+    bool has_config;               /* animation.cfg is listed as a regular file */
     mk_allocator allocator;
 } mk_unit_files;
 
-/* Lists a unit folder's frames. Errors: MK_ERR_IO when the folder cannot be
- * read, MK_ERR_NOT_FOUND when it has no frame files or a number is missing
- * (the message names the missing file), MK_ERR_PARSE for two files with the
- * same animation and number (`walk_1.obj`, `walk_01.obj`). */
-MK_API mk_status mk_unit_discover(const char *dir, const mk_allocator *allocator,
-                                  mk_unit_files **out, mk_error *err);
+/* Lists a unit folder's frames (folders are listed through options->files;
+ * only entries listed as regular files count). Errors: MK_ERR_NOT_FOUND when
+ * the folder does not exist, has no frame files or a number is missing (the
+ * message names the missing file), MK_ERR_IO when it cannot be listed (not a
+ * folder), MK_ERR_PARSE for two files with the same animation and number
+ * (`walk_1.obj`, `walk_01.obj`). options may be NULL; allocator (NULL:
+ * malloc) makes *out. */
+MK_API mk_status mk_unit_discover(const char *dir, const mk_unit_options *options,
+                                  const mk_allocator *allocator, mk_unit_files **out,
+                                  mk_error *err);
 MK_API void mk_unit_files_destroy(mk_unit_files *files);
 
-/* True when dir holds at least one `<Name>_<N>.obj` file. */
-MK_API bool mk_is_unit_folder(const char *dir);
+/* True when dir is a folder holding at least one `<Name>_<N>.obj` regular
+ * file. options may be NULL. */
+MK_API bool mk_is_unit_folder(const char *dir, const mk_unit_options *options);
 
-/* Lists the unit folders directly inside a library root, sorted by name, as
+/* Lists the unit folders directly inside a library root (entries listed as
+ * folders whose names do not start with '.'), sorted by name, as
  * "root/name" paths in one array (*paths; free with mk_unit_list_free).
- * A root without unit folders gives MK_ERR_NOT_FOUND. */
-MK_API mk_status mk_unit_list(const char *root, const mk_allocator *allocator, char ***paths,
-                              uint32_t *count, mk_error *err);
+ * A root without unit folders gives MK_ERR_NOT_FOUND, as does a missing
+ * root. options may be NULL. */
+MK_API mk_status mk_unit_list(const char *root, const mk_unit_options *options,
+                              const mk_allocator *allocator, char ***paths, uint32_t *count,
+                              mk_error *err);
 MK_API void mk_unit_list_free(const mk_allocator *allocator, char **paths, uint32_t count);
 
 /* ---- loading and validation ---------------------------------------------- */
-
-typedef struct mk_unit_options {
-    const mk_allocator *allocator; /* NULL: malloc */
-    mk_obj_options obj;            /* per-frame reader options */
-    bool skip_heuristics;          /* skip the warning heuristics (faster loads) */
-} mk_unit_options;
 
 typedef struct mk_unit {
     char *name;                 /* the folder's last path component */
@@ -155,7 +170,7 @@ typedef struct mk_unit {
     uint32_t normal_count;      /* `vn` count of the first frame (0 without normals) */
     uint32_t *normal_vertex;    /* normal_count entries: a render vertex using that `vn`
                                    in the first frame, or MK_NONE when none does */
-    uint64_t bytes_on_disk;     /* sum of the frame files' sizes */
+    uint64_t bytes_on_disk;     /* sum of the frame files' sizes (as read) */
     mk_allocator allocator;
 } mk_unit;
 
@@ -164,9 +179,12 @@ typedef struct mk_unit {
  * file's line). On success *out is the unit
  * (warnings, if any, go to report). On failure *out is NULL, err holds the
  * first error and report (when given) holds every error found, each frame
- * compared with the first. options and report may be NULL. */
-MK_API mk_status mk_unit_load(const char *dir, const mk_unit_options *options, mk_unit **out,
-                              mk_report *report, mk_error *err);
+ * compared with the first. options and report may be NULL; allocator (NULL:
+ * malloc) makes the unit and everything in it. Every file is read through
+ * options->files; paths have no length limit. */
+MK_API mk_status mk_unit_load(const char *dir, const mk_unit_options *options,
+                              const mk_allocator *allocator, mk_unit **out, mk_report *report,
+                              mk_error *err);
 MK_API void mk_unit_destroy(mk_unit *unit);
 
 /* Copies a float3 stream indexed by render vertex (a blended pose) into the

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "file_internal.h"
 #include "internal.h"
 #include "morphkit/anim_config.h"
 
@@ -431,10 +432,15 @@ static bool check_next_cycles(parser *ps)
 
 mk_status mk_anim_config_parse(const char *text, size_t size, const mk_unit_animation *anims,
                                uint32_t anim_count, const mk_anim_config_options *options,
-                               mk_clip_set **out, mk_report *report, mk_error *err)
+                               const mk_allocator *allocator, mk_clip_set **out,
+                               mk_report *report, mk_error *err)
 {
+    if (!out || (!text && size))
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "mk_anim_config_parse: out (and text, when size > 0) must not be "
+                            "NULL");
     *out = NULL;
-    const mk_allocator *al = options ? options->allocator : NULL;
+    const mk_allocator *al = allocator;
     parser ps = {0};
     ps.file = options && options->file_name ? options->file_name : MK_ANIM_CONFIG_FILE;
     ps.anims = anims;
@@ -535,8 +541,12 @@ mk_status mk_anim_config_parse(const char *text, size_t size, const mk_unit_anim
 }
 
 mk_status mk_anim_config_load(const mk_unit_files *files, const mk_anim_config_options *options,
-                              mk_clip_set **out, mk_report *report, mk_error *err)
+                              const mk_allocator *allocator, mk_clip_set **out,
+                              mk_report *report, mk_error *err)
 {
+    if (!files || !out)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "mk_anim_config_load: files and out must not be NULL");
     *out = NULL;
     mk_anim_config_options opts = {0};
     if (options)
@@ -544,47 +554,20 @@ mk_status mk_anim_config_load(const mk_unit_files *files, const mk_anim_config_o
     if (!files->has_config) {
         opts.file_name = MK_ANIM_CONFIG_FILE;
         return mk_anim_config_parse(NULL, 0, files->animations, files->animation_count, &opts,
-                                    out, report, err);
+                                    allocator, out, report, err);
     }
-    char path[MK_ERROR_FILE_MAX];
-    int n = snprintf(path, sizeof path, "%s/%s", files->dir, MK_ANIM_CONFIG_FILE);
-    if (n < 0 || (size_t)n >= sizeof path)
-        return mk_error_set(err, MK_ERR_LIMIT, files->dir, 0, "path too long");
+    char *path = mk_path_join(allocator, files->dir, MK_ANIM_CONFIG_FILE);
+    if (!path)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, files->dir, 0, "out of memory");
     opts.file_name = path;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return mk_error_set(err, MK_ERR_IO, path, 0, "cannot open");
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    mk_status st = MK_OK;
-    for (;;) {
-        if (len == cap) {
-            size_t ncap = cap ? cap * 2 : 4096;
-            if (ncap > MAX_CONFIG_BYTES + 1) {
-                st = mk_error_set(err, MK_ERR_LIMIT, path, 0, "config larger than %zu bytes",
-                                  MAX_CONFIG_BYTES);
-                break;
-            }
-            char *nb = mk_realloc(opts.allocator, buf, cap, ncap);
-            if (!nb) {
-                st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, path, 0, "out of memory");
-                break;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        size_t got = fread(buf + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0) {
-            if (ferror(fp))
-                st = mk_error_set(err, MK_ERR_IO, path, 0, "read error");
-            break;
-        }
+    void *data;
+    size_t size;
+    mk_status st = mk_file_read(opts.files, path, allocator, MAX_CONFIG_BYTES, &data, &size, err);
+    if (st == MK_OK) {
+        st = mk_anim_config_parse(data, size, files->animations, files->animation_count, &opts,
+                                  allocator, out, report, err);
+        mk_file_release(opts.files, allocator, data, size);
     }
-    fclose(fp);
-    if (st == MK_OK)
-        st = mk_anim_config_parse(buf, len, files->animations, files->animation_count, &opts,
-                                  out, report, err);
-    mk_free(opts.allocator, buf, cap);
+    mk_strfree(allocator, path);
     return st;
 }

@@ -1,70 +1,43 @@
 /* glTF reader: buffers (§3.6.1) - GLB binary chunk, base64 data: URIs and
  * external files, with the URI checks that keep a file inside its folder. */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
-#endif
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
+#include "file_internal.h"
 #include "gltf_internal.h"
-
-/* A large file block is about to be written once, page by page, by the
- * read: on Linux, ask for transparent huge pages on its 2 MiB-aligned
- * interior, so the kernel faults in (and zeroes) 2 MiB at a time instead of
- * 4 KiB. Advisory only: any failure changes nothing. */
-static void advise_huge_pages(void *p, size_t size)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + size) & ~(huge - 1);
-    if (size >= 4 * huge && hi > lo)
-        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)size;
-#endif
-}
 
 mk_status mk_gltf_read_file(mk_gltf_ctx *c, const char *path, const mk_gltf_path *what,
                             size_t max, size_t min_size, uint8_t **data, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return mk_gltf_fail(c, MK_ERR_IO, what, "cannot open '%s': %s", path, strerror(errno));
-    long len = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        len = ftell(f);
-    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return mk_gltf_fail(c, MK_ERR_IO, what, "cannot size '%s'", path);
+    struct mk_gltf_storage *st = c->st;
+    mk_error e;
+    void *d;
+    size_t n;
+    mk_status s = mk_file_read(&st->files, path, &st->allocator, max, &d, &n, &e);
+    if (s != MK_OK) {
+        if (!what) {
+            if (c->err)
+                *c->err = e;
+            return s;
+        }
+        return mk_gltf_fail(c, s, what, "'%s': %s", path, e.message);
     }
-    if ((unsigned long)len > max) {
-        fclose(f);
-        return mk_gltf_fail(c, MK_ERR_LIMIT, what, "'%s' has %ld bytes, more than the limit %zu",
-                            path, len, max);
+    mk_gltf_file *f = n < min_size ? NULL : mk_gltf_arena_alloc(st, sizeof *f);
+    if (!f) {
+        mk_file_release(&st->files, &st->allocator, d, n);
+        if (n < min_size)
+            return mk_gltf_fail(c, MK_ERR_RANGE, what, "'%s' has %zu bytes, byteLength is %zu",
+                                path, n, min_size);
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, what, "out of memory");
     }
-    if ((size_t)len < min_size) {
-        fclose(f);
-        return mk_gltf_fail(c, MK_ERR_RANGE, what, "'%s' has %ld bytes, byteLength is %zu", path,
-                            len, min_size);
-    }
-    uint8_t *p = (uint8_t *)mk_gltf_arena_alloc_uninit(c->st, (size_t)len);
-    if (!p) {
-        fclose(f);
-        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, what, "out of memory for %ld bytes", len);
-    }
-    advise_huge_pages(p, (size_t)len);
-    size_t got = fread(p, 1, (size_t)len, f);
-    fclose(f);
-    if (got != (size_t)len)
-        return mk_gltf_fail(c, MK_ERR_IO, what, "short read of '%s'", path);
-    *data = p;
-    *size = (size_t)len;
+    f->data = d;
+    f->size = n;
+    f->next = st->file_head;
+    st->file_head = f;
+    /* never NULL, so that "no data" cannot be mistaken for a missing block */
+    *data = d ? (uint8_t *)d : (uint8_t *)f;
+    *size = n;
     return MK_OK;
 }
 
@@ -148,11 +121,11 @@ static bool has_scheme(const char *uri)
     return *p == ':';
 }
 
-/* Percent-decodes a relative reference into out and checks that it stays
- * in the asset's folder: no absolute path, no backslash, no NUL, and `..`
- * never climbing above the start. */
+/* Percent-decodes a relative reference into out (at least strlen(uri) + 1
+ * bytes) and checks that it stays in the asset's folder: no absolute path,
+ * no backslash, no NUL, and `..` never climbing above the start. */
 static mk_status check_relative_uri(mk_gltf_ctx *c, const mk_gltf_path *path, const char *uri,
-                                    char *out, size_t out_size)
+                                    char *out)
 {
     if (has_scheme(uri))
         return mk_gltf_fail(c, MK_ERR_INVALID_ARGUMENT, path,
@@ -171,8 +144,6 @@ static mk_status check_relative_uri(mk_gltf_ctx *c, const mk_gltf_path *path, co
         if (ch == '\0' || ch == '\\' || ch == '?' || ch == '#')
             return mk_gltf_fail(c, MK_ERR_INVALID_ARGUMENT, path,
                                 "uri '%s' contains a NUL, backslash, query or fragment", uri);
-        if (o + 1 >= out_size || o + 1 >= 1024)
-            return mk_gltf_fail(c, MK_ERR_LIMIT, path, "uri is too long");
         out[o++] = ch;
     }
     out[o] = '\0';
@@ -180,8 +151,10 @@ static mk_status check_relative_uri(mk_gltf_ctx *c, const mk_gltf_path *path, co
         return mk_gltf_fail(c, MK_ERR_INVALID_ARGUMENT, path,
                             "uri '%s' must be a relative path inside the asset's folder", uri);
     /* Resolve "." and ".." by text (RFC 3986 §5.2.4), so a path through a
-     * folder that does not exist still works and ".." can be checked. */
-    char norm[1024];
+     * folder that does not exist still works and ".." can be checked. The
+     * result is never longer than out, so it is built in place: n <= the
+     * read position at every step. */
+    char *norm = out;
     size_t n = 0;
     for (const char *seg = out; *seg;) {
         const char *end = strchr(seg, '/');
@@ -197,7 +170,7 @@ static mk_status check_relative_uri(mk_gltf_ctx *c, const mk_gltf_path *path, co
         } else if (len > 0 && !(len == 1 && seg[0] == '.')) {
             if (n > 0)
                 norm[n++] = '/';
-            memcpy(norm + n, seg, len);
+            memmove(norm + n, seg, len);
             n += len;
         }
         seg += len;
@@ -206,7 +179,6 @@ static mk_status check_relative_uri(mk_gltf_ctx *c, const mk_gltf_path *path, co
     }
     if (n == 0)
         return mk_gltf_fail(c, MK_ERR_INVALID_ARGUMENT, path, "uri '%s' names no file", uri);
-    memcpy(out, norm, n);
     out[n] = '\0';
     return MK_OK;
 }
@@ -214,19 +186,24 @@ static mk_status check_relative_uri(mk_gltf_ctx *c, const mk_gltf_path *path, co
 static mk_status load_external(mk_gltf_ctx *c, const mk_gltf_path *path, const char *uri,
                                mk_gltf_buffer *b)
 {
-    char rel[1024], full[2048];
-    mk_status s = check_relative_uri(c, path, uri, rel, sizeof rel);
+    /* scratch in the arena: freed with the model, no length limit */
+    char *rel = (char *)mk_gltf_arena_alloc_uninit(c->st, strlen(uri) + 1);
+    if (!rel)
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, path, "out of memory");
+    mk_status s = check_relative_uri(c, path, uri, rel);
     if (s != MK_OK)
         return s;
     if (!c->base_dir)
         return mk_gltf_fail(c, MK_ERR_INVALID_ARGUMENT, path,
                             "uri '%s' is external, but the document has no folder", uri);
-    if ((size_t)snprintf(full, sizeof full, "%s/%s", c->base_dir, rel) >= sizeof full)
-        return mk_gltf_fail(c, MK_ERR_LIMIT, path, "path too long");
+    char *full = mk_path_join(&c->st->allocator, c->base_dir, rel);
+    if (!full)
+        return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, path, "out of memory");
     const mk_gltf_path what = {path, "uri", MK_NONE};
     uint8_t *data;
     size_t size;
     s = mk_gltf_read_file(c, full, &what, c->max_buffer, b->byte_length, &data, &size);
+    mk_strfree(&c->st->allocator, full);
     if (s == MK_OK)
         b->data = data;
     return s;

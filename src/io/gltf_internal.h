@@ -20,9 +20,18 @@ typedef struct mk_gltf_block {
     size_t pad_; /* keeps the payload 16-aligned on 32- and 64-bit */
 } mk_gltf_block;
 
+/* A block from the file callbacks, given back when the model is freed. */
+typedef struct mk_gltf_file {
+    struct mk_gltf_file *next;
+    void *data;
+    size_t size;
+} mk_gltf_file;
+
 struct mk_gltf_storage {
     mk_allocator allocator;
     mk_gltf_block *head;
+    mk_file_callbacks files; /* a copy of the options' (zero: the default) */
+    mk_gltf_file *file_head; /* the records live in the arena */
 };
 
 /* Arena allocation (zero-filled, 16-aligned); NULL for out of memory. */
@@ -32,7 +41,10 @@ void *mk_gltf_arena_alloc_uninit(struct mk_gltf_storage *st, size_t size);
 /* Arena allocation of count * size with overflow check. */
 void *mk_gltf_arena_array(struct mk_gltf_storage *st, size_t count, size_t size);
 char *mk_gltf_arena_strdup(struct mk_gltf_storage *st, const char *s);
+/* Releases the file blocks, then frees the arena blocks. */
 void mk_gltf_storage_free(struct mk_gltf_storage *st);
+/* Gives one file block back early (data from mk_gltf_read_file). */
+void mk_gltf_storage_release_file(struct mk_gltf_storage *st, const void *data);
 
 /* ---- JSON (gltf_json.c): a read-only view over jsmn's token array ------
  * jsmn (Debian libjsmn-dev) splits the text into tokens in document order;
@@ -174,9 +186,11 @@ mk_status mk_gltf_parse_document(mk_gltf_ctx *c, const char *json, size_t size);
 /* Buffers (gltf_buffer.c): loads every buffer's bytes. */
 mk_status mk_gltf_parse_buffers(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 
-/* Reads a whole file (at most max bytes, else MK_ERR_LIMIT) into an arena
- * block. `what` names it in messages ("buffers[0].uri 'a.bin'"); the error
- * file stays c->file. min_size: fail with MK_ERR_RANGE when shorter. */
+/* Reads a whole file (at most max bytes, else MK_ERR_LIMIT) through the
+ * storage's file callbacks; the block belongs to the storage from then on.
+ * `what` names it in messages ("buffers[0].uri: 'a.bin': ..."; the error
+ * file stays c->file); NULL: the error is the file layer's own (naming
+ * path). min_size: fail with MK_ERR_RANGE when shorter. */
 mk_status mk_gltf_read_file(mk_gltf_ctx *c, const char *path, const mk_gltf_path *what, size_t max,
                             size_t min_size, uint8_t **data, size_t *size);
 

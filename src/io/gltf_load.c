@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "file_internal.h"
 #include "gltf_internal.h"
 
 enum {
@@ -196,7 +197,7 @@ static mk_status parse_owned(mk_gltf_ctx *c, const uint8_t *data, size_t size)
 
 /* Sets up storage, the model and the context; the path names it. */
 static mk_status begin(mk_gltf_ctx *c, const char *name, const char *base_dir,
-                       const mk_gltf_options *options, mk_error *err)
+                       const mk_gltf_options *options, const mk_allocator *a, mk_error *err)
 {
     memset(c, 0, sizeof *c);
     c->err = err;
@@ -205,13 +206,14 @@ static mk_status begin(mk_gltf_ctx *c, const char *name, const char *base_dir,
     c->max_buffer =
         options && options->max_buffer_size ? options->max_buffer_size : (size_t)1 << 30;
     c->max_count = options && options->max_count ? options->max_count : (uint32_t)1 << 26;
-    const mk_allocator *a = options ? options->allocator : NULL;
     struct mk_gltf_storage *st =
         (struct mk_gltf_storage *)mk_alloc(a, sizeof(struct mk_gltf_storage));
     if (!st)
         return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    memset(st, 0, sizeof *st);
     st->allocator = mk_allocator_copy(a);
-    st->head = NULL;
+    if (options && options->files)
+        st->files = *options->files;
     c->st = st;
     c->g = (mk_gltf *)mk_gltf_arena_alloc(st, sizeof(mk_gltf));
     if (!c->g || !(c->g->path = mk_gltf_arena_strdup(st, name))) {
@@ -236,39 +238,45 @@ static mk_status finish(mk_gltf_ctx *c, mk_status s, mk_gltf **out)
     return MK_OK;
 }
 
-mk_status mk_gltf_load(const char *path, const mk_gltf_options *options, mk_gltf **out,
-                       mk_error *err)
+mk_status mk_gltf_load(const char *path, const mk_gltf_options *options,
+                       const mk_allocator *allocator, mk_gltf **out, mk_error *err)
 {
+    if (!path || !out)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, path, 0,
+                            "mk_gltf_load: path and out must not be NULL");
     *out = NULL;
-    char dir[1024];
-    const char *slash = strrchr(path, '/');
-    if (!slash) {
-        strcpy(dir, ".");
-    } else if ((size_t)(slash - path) >= sizeof dir) {
-        return mk_error_set(err, MK_ERR_LIMIT, path, 0, "path too long");
-    } else {
-        size_t n = slash == path ? 1 : (size_t)(slash - path);
-        memcpy(dir, path, n);
-        dir[n] = '\0';
-    }
+    char *dir = mk_path_parent(allocator, path);
+    if (!dir)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, path, 0, "out of memory");
     mk_gltf_ctx c;
-    mk_status s = begin(&c, path, dir, options, err);
-    if (s != MK_OK)
+    mk_status s = begin(&c, path, dir, options, allocator, err);
+    if (s != MK_OK) {
+        mk_strfree(allocator, dir);
         return s;
+    }
     uint8_t *data;
     size_t size;
     s = mk_gltf_read_file(&c, path, NULL, c.max_buffer, 0, &data, &size);
     if (s == MK_OK)
         s = parse_owned(&c, data, size);
+    /* A GLB's binary chunk is used in place; JSON text is not needed after
+     * parsing (strings were copied into the model). */
+    if (s == MK_OK && !c.g->is_glb)
+        mk_gltf_storage_release_file(c.st, data);
+    mk_strfree(allocator, dir);
     return finish(&c, s, out);
 }
 
 mk_status mk_gltf_parse(const void *data, size_t size, const char *base_dir, const char *name,
-                        const mk_gltf_options *options, mk_gltf **out, mk_error *err)
+                        const mk_gltf_options *options, const mk_allocator *allocator,
+                        mk_gltf **out, mk_error *err)
 {
+    if (!out || (!data && size))
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, name, 0,
+                            "mk_gltf_parse: out (and data, when size > 0) must not be NULL");
     *out = NULL;
     mk_gltf_ctx c;
-    mk_status s = begin(&c, name ? name : "<memory>", base_dir, options, err);
+    mk_status s = begin(&c, name ? name : "<memory>", base_dir, options, allocator, err);
     if (s != MK_OK)
         return s;
     if (size > c.max_buffer)

@@ -94,8 +94,23 @@ char *mk_gltf_arena_strdup(struct mk_gltf_storage *st, const char *s)
     return d;
 }
 
+void mk_gltf_storage_release_file(struct mk_gltf_storage *st, const void *data)
+{
+    for (mk_gltf_file **p = &st->file_head; *p; p = &(*p)->next) {
+        if ((*p)->data == data) {
+            mk_gltf_file *f = *p;
+            *p = f->next;
+            mk_file_release(&st->files, &st->allocator, f->data, f->size);
+            return;
+        }
+    }
+}
+
 void mk_gltf_storage_free(struct mk_gltf_storage *st)
 {
+    for (mk_gltf_file *f = st->file_head; f; f = f->next)
+        mk_file_release(&st->files, &st->allocator, f->data, f->size);
+    st->file_head = NULL;
     mk_gltf_block *b = st->head;
     while (b) {
         mk_gltf_block *next = b->next;

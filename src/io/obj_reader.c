@@ -494,13 +494,17 @@ static mk_status finish(parser *ps, mk_obj **out)
 }
 
 mk_status mk_obj_parse(const char *text, size_t size, const char *name,
-                       const mk_obj_options *options, mk_obj **out, mk_error *err)
+                       const mk_obj_options *options, const mk_allocator *allocator, mk_obj **out,
+                       mk_error *err)
 {
+    if (!out || (!text && size))
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, name, 0,
+                            "mk_obj_parse: out (and text, when size > 0) must not be NULL");
     *out = NULL;
     parser ps;
     memset(&ps, 0, sizeof ps);
     ps.name = name ? name : "<memory>";
-    ps.a = options ? options->allocator : NULL;
+    ps.a = allocator;
     ps.err = err;
     ps.max = options && options->max_elements ? options->max_elements : MK_OBJ_DEFAULT_MAX_ELEMENTS;
     if (ps.max == UINT32_MAX) /* UINT32_MAX - 1 is the largest 0-based index */
@@ -531,19 +535,23 @@ mk_status mk_obj_parse(const char *text, size_t size, const char *name,
     return st;
 }
 
-mk_status mk_obj_load(const char *path, const mk_obj_options *options, mk_obj **out, mk_error *err)
+mk_status mk_obj_load(const char *path, const mk_obj_options *options,
+                      const mk_allocator *allocator, mk_obj **out, mk_error *err)
 {
+    if (!path || !out)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, path, 0,
+                            "mk_obj_load: path and out must not be NULL");
     *out = NULL;
-    const mk_allocator *a = options ? options->allocator : NULL;
     size_t max =
         options && options->max_file_size ? options->max_file_size : MK_OBJ_DEFAULT_MAX_FILE;
-    char *data;
+    const mk_file_callbacks *files = options ? options->files : NULL;
+    void *data;
     size_t size;
-    mk_status st = mk_read_file(path, a, max, &data, &size, err);
+    mk_status st = mk_file_read(files, path, allocator, max, &data, &size, err);
     if (st != MK_OK)
         return st;
-    st = mk_obj_parse(data, size, path, options, out, err);
-    mk_free(a, data, size + 1);
+    st = mk_obj_parse(data, size, path, options, allocator, out, err);
+    mk_file_release(files, allocator, data, size);
     return st;
 }
 

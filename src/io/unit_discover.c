@@ -1,15 +1,14 @@
 /* Unit folder discovery: `<Animation>_<N>.obj` files, grouped and checked for
  * gaps and duplicate numbers. Directory order is arbitrary, so everything is
  * sorted (animation names by bytes, then frame numbers). */
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
+#include "file_internal.h"
 #include "internal.h"
+#include "morphkit/anim_config.h"
 #include "morphkit/unit.h"
 
 #define MK_MAX_FRAME_DIGITS 9 /* keeps N well inside uint32_t */
@@ -48,13 +47,9 @@ static bool parse_frame_name(const char *file, size_t *name_len, uint32_t *numbe
     return true;
 }
 
-static bool is_regular_file(const char *dir, const char *file)
+static const mk_file_callbacks *files_of(const mk_unit_options *options)
 {
-    char path[4096];
-    struct stat st;
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, file) >= sizeof path)
-        return false;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    return options ? options->files : NULL;
 }
 
 static int compare_entries(const void *pa, const void *pb)
@@ -74,50 +69,64 @@ static bool same_animation(const entry *a, const entry *b)
     return a->name_len == b->name_len && memcmp(a->file, b->file, a->name_len) == 0;
 }
 
-/* Reads the frame files of dir into a sorted array. */
-static mk_status list_entries(const char *dir, const mk_allocator *al, entry **out,
-                              uint32_t *count, uint32_t *capacity, mk_error *err)
+/* What listing a unit folder collects. */
+typedef struct frame_list {
+    const mk_allocator *al;
+    entry *items;
+    uint32_t count, capacity;
+    bool has_config;
+    bool out_of_memory;
+} frame_list;
+
+static bool collect_frame(void *context, const char *name, mk_file_kind kind)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return mk_error_set(err, MK_ERR_IO, dir, 0, "cannot open folder: %s", strerror(errno));
-    entry *items = NULL;
-    uint32_t n = 0, cap = 0;
-    mk_status st = MK_OK;
-    for (struct dirent *de; (de = readdir(d)) != NULL;) {
-        entry e;
-        if (!parse_frame_name(de->d_name, &e.name_len, &e.number, &e.digits) ||
-            !is_regular_file(dir, de->d_name))
-            continue;
-        if (n == cap) {
-            uint32_t nc = cap ? cap * 2 : 32;
-            entry *p = mk_realloc(al, items, cap * sizeof *items, nc * sizeof *items);
-            if (!p || nc < cap) {
-                st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, dir, 0, "out of memory listing frames");
-                break;
-            }
-            items = p;
-            cap = nc;
+    frame_list *l = context;
+    entry e;
+    if (kind != MK_FILE_REGULAR)
+        return true;
+    if (strcmp(name, MK_ANIM_CONFIG_FILE) == 0)
+        l->has_config = true;
+    if (!parse_frame_name(name, &e.name_len, &e.number, &e.digits))
+        return true;
+    if (l->count == l->capacity) {
+        uint32_t nc = l->capacity ? l->capacity * 2 : 32;
+        entry *p = nc < l->capacity ? NULL
+                                    : mk_realloc(l->al, l->items, l->capacity * sizeof *p,
+                                                 nc * sizeof *p);
+        if (!p) {
+            l->out_of_memory = true;
+            return false;
         }
-        e.file = mk_strdup(al, de->d_name);
-        if (!e.file) {
-            st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, dir, 0, "out of memory listing frames");
-            break;
-        }
-        items[n++] = e;
+        l->items = p;
+        l->capacity = nc;
     }
-    closedir(d);
-    if (st != MK_OK) {
-        for (uint32_t i = 0; i < n; i++)
-            mk_strfree(al, items[i].file);
-        mk_free(al, items, cap * sizeof *items);
+    e.file = mk_strdup(l->al, name);
+    if (!e.file) {
+        l->out_of_memory = true;
+        return false;
+    }
+    l->items[l->count++] = e;
+    return true;
+}
+
+static void free_frame_list(frame_list *l)
+{
+    for (uint32_t i = 0; i < l->count; i++)
+        mk_strfree(l->al, l->items[i].file);
+    mk_free(l->al, l->items, l->capacity * sizeof *l->items);
+}
+
+/* Lists the frame files of dir into a sorted array. */
+static mk_status list_entries(const char *dir, const mk_file_callbacks *files, frame_list *l,
+                              mk_error *err)
+{
+    mk_status st = mk_file_list(files, dir, collect_frame, l, err);
+    if (st == MK_OK && l->out_of_memory)
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, dir, 0, "out of memory listing frames");
+    if (st != MK_OK)
         return st;
-    }
-    if (n)
-        qsort(items, n, sizeof *items, compare_entries);
-    *out = items;
-    *count = n;
-    *capacity = cap;
+    if (l->count)
+        qsort(l->items, l->count, sizeof *l->items, compare_entries);
     return MK_OK;
 }
 
@@ -161,7 +170,7 @@ void mk_unit_files_destroy(mk_unit_files *f)
 }
 
 static mk_status build_files(const char *dir, const mk_allocator *al, entry *items, uint32_t n,
-                             mk_unit_files **out, mk_error *err)
+                             bool has_config, mk_unit_files **out, mk_error *err)
 {
     mk_unit_files *f = mk_alloc(al, sizeof *f);
     if (!f)
@@ -207,49 +216,46 @@ static mk_status build_files(const char *dir, const mk_allocator *al, entry *ite
             an->name[items[i].name_len] = '\0';
         }
     }
-    char path[4096];
-    struct stat st;
-    f->has_config = (size_t)snprintf(path, sizeof path, "%s/animation.cfg", dir) < sizeof path &&
-                    stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    f->has_config = has_config;
     *out = f;
     return MK_OK;
 }
 
-mk_status mk_unit_discover(const char *dir, const mk_allocator *al, mk_unit_files **out,
-                           mk_error *err)
+mk_status mk_unit_discover(const char *dir, const mk_unit_options *options,
+                           const mk_allocator *al, mk_unit_files **out, mk_error *err)
 {
+    if (!dir || !out)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, dir, 0,
+                            "mk_unit_discover: dir and out must not be NULL");
     *out = NULL;
-    entry *items = NULL;
-    uint32_t n = 0, cap = 0;
-    mk_status st = list_entries(dir, al, &items, &n, &cap, err);
-    if (st != MK_OK)
-        return st;
-    if (n == 0)
+    frame_list l = {al, NULL, 0, 0, false, false};
+    mk_status st = list_entries(dir, files_of(options), &l, err);
+    if (st == MK_OK && l.count == 0)
         st = mk_error_set(err, MK_ERR_NOT_FOUND, dir, 0,
                           "no frame files (named <Animation>_<N>.obj) in this folder");
     if (st == MK_OK)
-        st = check_sequence(dir, items, n, err);
+        st = check_sequence(dir, l.items, l.count, err);
     if (st == MK_OK)
-        st = build_files(dir, al, items, n, out, err);
-    for (uint32_t i = 0; i < n; i++)
-        mk_strfree(al, items[i].file);
-    mk_free(al, items, cap * sizeof *items);
+        st = build_files(dir, al, l.items, l.count, l.has_config, out, err);
+    free_frame_list(&l);
     return st;
 }
 
-bool mk_is_unit_folder(const char *dir)
+static bool find_frame(void *context, const char *name, mk_file_kind kind)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return false;
+    size_t nl;
+    uint32_t num;
+    int digits;
+    bool *found = context;
+    *found = kind == MK_FILE_REGULAR && parse_frame_name(name, &nl, &num, &digits);
+    return !*found;
+}
+
+bool mk_is_unit_folder(const char *dir, const mk_unit_options *options)
+{
     bool found = false;
-    for (struct dirent *de; !found && (de = readdir(d)) != NULL;) {
-        size_t nl;
-        uint32_t num;
-        int digits;
-        found = parse_frame_name(de->d_name, &nl, &num, &digits) && is_regular_file(dir, de->d_name);
-    }
-    closedir(d);
+    if (!dir || mk_file_list(files_of(options), dir, find_frame, &found, NULL) != MK_OK)
+        return false;
     return found;
 }
 
@@ -267,68 +273,97 @@ void mk_unit_list_free(const mk_allocator *al, char **paths, uint32_t count)
     mk_free(al, paths, count * sizeof *paths);
 }
 
-mk_status mk_unit_list(const char *root, const mk_allocator *al, char ***out, uint32_t *count,
-                       mk_error *err)
+/* A growing array of strings (mk_strdup'd). */
+typedef struct name_list {
+    const mk_allocator *al;
+    char **items;
+    uint32_t count, capacity;
+    bool out_of_memory;
+} name_list;
+
+static bool name_list_push(name_list *l, char *s)
 {
+    if (!s) {
+        l->out_of_memory = true;
+        return false;
+    }
+    if (l->count == l->capacity) {
+        uint32_t nc = l->capacity ? l->capacity * 2 : 16;
+        char **p = nc < l->capacity ? NULL
+                                    : mk_realloc(l->al, l->items, l->capacity * sizeof *p,
+                                                 nc * sizeof *p);
+        if (!p) {
+            mk_strfree(l->al, s);
+            l->out_of_memory = true;
+            return false;
+        }
+        l->items = p;
+        l->capacity = nc;
+    }
+    l->items[l->count++] = s;
+    return true;
+}
+
+static void name_list_free(name_list *l)
+{
+    for (uint32_t i = 0; i < l->count; i++)
+        mk_strfree(l->al, l->items[i]);
+    mk_free(l->al, l->items, l->capacity * sizeof *l->items);
+}
+
+static bool collect_folder(void *context, const char *name, mk_file_kind kind)
+{
+    name_list *l = context;
+    if (kind != MK_FILE_FOLDER || name[0] == '.')
+        return true;
+    return name_list_push(l, mk_strdup(l->al, name));
+}
+
+mk_status mk_unit_list(const char *root, const mk_unit_options *options, const mk_allocator *al,
+                       char ***out, uint32_t *count, mk_error *err)
+{
+    if (!root || !out || !count)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, root, 0,
+                            "mk_unit_list: root, paths and count must not be NULL");
     *out = NULL;
     *count = 0;
-    DIR *d = opendir(root);
-    if (!d)
-        return mk_error_set(err, MK_ERR_IO, root, 0, "cannot open folder: %s", strerror(errno));
-    char **paths = NULL;
-    uint32_t n = 0, cap = 0;
-    mk_status st = MK_OK;
-    for (struct dirent *de; st == MK_OK && (de = readdir(d)) != NULL;) {
-        if (de->d_name[0] == '.')
-            continue;
-        size_t len = strlen(root) + strlen(de->d_name) + 2;
-        char *p = mk_alloc(al, len);
+    /* Sub-folders are collected first and checked after the listing, so a
+     * callback never has to list while it is listing. */
+    name_list subs = {al, NULL, 0, 0, false}, units = {al, NULL, 0, 0, false};
+    mk_status st = mk_file_list(files_of(options), root, collect_folder, &subs, err);
+    for (uint32_t i = 0; st == MK_OK && !subs.out_of_memory && i < subs.count; i++) {
+        char *p = mk_path_join(al, root, subs.items[i]);
         if (!p) {
-            st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, root, 0, "out of memory");
+            units.out_of_memory = true;
             break;
         }
-        snprintf(p, len, "%s/%s", root, de->d_name);
-        if (!mk_is_unit_folder(p)) {
-            mk_free(al, p, len);
-            continue;
-        }
-        if (n == cap) {
-            uint32_t nc = cap ? cap * 2 : 16;
-            char **np = mk_realloc(al, paths, cap * sizeof *paths, nc * sizeof *paths);
-            if (!np) {
-                mk_free(al, p, len);
-                st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, root, 0, "out of memory");
-                break;
-            }
-            paths = np;
-            cap = nc;
-        }
-        paths[n++] = p;
+        if (mk_is_unit_folder(p, options))
+            name_list_push(&units, p);
+        else
+            mk_strfree(al, p);
     }
-    closedir(d);
-    if (st == MK_OK && n == 0)
+    name_list_free(&subs);
+    if (st == MK_OK && (subs.out_of_memory || units.out_of_memory))
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, root, 0, "out of memory");
+    if (st == MK_OK && units.count == 0)
         st = mk_error_set(err, MK_ERR_NOT_FOUND, root, 0,
                           "neither a unit folder (no <Animation>_<N>.obj files) nor a library "
                           "root (no sub-folder holds any)");
+    /* shrink so mk_unit_list_free can pass the exact size */
+    if (st == MK_OK && units.capacity != units.count) {
+        char **np = mk_realloc(al, units.items, units.capacity * sizeof *np,
+                               units.count * sizeof *np);
+        if (!np)
+            st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, root, 0, "out of memory");
+        else
+            units.items = np, units.capacity = units.count;
+    }
     if (st != MK_OK) {
-        for (uint32_t i = 0; i < n; i++)
-            mk_strfree(al, paths[i]);
-        mk_free(al, paths, cap * sizeof *paths);
+        name_list_free(&units);
         return st;
     }
-    qsort(paths, n, sizeof *paths, compare_strings);
-    /* shrink so mk_unit_list_free can pass the exact size */
-    if (cap != n) {
-        char **np = mk_realloc(al, paths, cap * sizeof *paths, n * sizeof *paths);
-        if (!np) {
-            for (uint32_t i = 0; i < n; i++)
-                mk_strfree(al, paths[i]);
-            mk_free(al, paths, cap * sizeof *paths);
-            return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, root, 0, "out of memory");
-        }
-        paths = np;
-    }
-    *out = paths;
-    *count = n;
+    qsort(units.items, units.count, sizeof *units.items, compare_strings);
+    *out = units.items;
+    *count = units.count;
     return MK_OK;
 }

@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "file_internal.h"
 #include "internal.h"
 #include "morphkit/anim_config.h"
 #include "unit_internal.h"
@@ -251,21 +251,26 @@ static uint32_t read_frames(mk_unit_build *b, const mk_unit_options *opt, mk_uni
 {
     uint32_t n = b->files->frame_count, errors = 0;
     mk_obj_options oo = opt ? opt->obj : (mk_obj_options){0};
-    oo.allocator = b->allocator;
+    oo.files = opt ? opt->files : NULL;
+    size_t max = oo.max_file_size ? oo.max_file_size : (size_t)1 << 31; /* as mk_obj_load */
     for (uint32_t i = 0; i < n; i++) {
-        size_t len = strlen(b->files->dir) + strlen(b->files->frame_files[i]) + 2;
-        b->paths[i] = mk_alloc(b->allocator, len);
+        b->paths[i] = mk_path_join(b->allocator, b->files->dir, b->files->frame_files[i]);
         if (!b->paths[i]) {
             mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_FILE, b->files->dir, 0, NULL, 0,
                           "out of memory");
             return errors + 1;
         }
-        snprintf(b->paths[i], len, "%s/%s", b->files->dir, b->files->frame_files[i]);
-        struct stat st;
-        if (stat(b->paths[i], &st) == 0)
-            u->bytes_on_disk += (uint64_t)st.st_size;
+        /* read here (not by mk_obj_load) to count the bytes read */
         mk_error e;
-        if (mk_obj_load(b->paths[i], &oo, &b->objs[i], &e) != MK_OK) {
+        void *data = NULL;
+        size_t size = 0;
+        mk_status st = mk_file_read(oo.files, b->paths[i], b->allocator, max, &data, &size, &e);
+        if (st == MK_OK) {
+            u->bytes_on_disk += size;
+            st = mk_obj_parse(data, size, b->paths[i], &oo, b->allocator, &b->objs[i], &e);
+            mk_file_release(oo.files, b->allocator, data, size);
+        }
+        if (st != MK_OK) {
             mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_FILE, e.file, e.line, NULL, 0, "%s",
                           e.message);
             errors++;
@@ -299,10 +304,12 @@ static mk_status first_error(const mk_report *rep, uint32_t from, mk_error *err)
     return mk_error_set(err, MK_ERR_MISMATCH, NULL, 0, "the unit is invalid (see the report)");
 }
 
-mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, mk_unit **out,
-                       mk_report *report, mk_error *err)
+mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, const mk_allocator *al,
+                       mk_unit **out, mk_report *report, mk_error *err)
 {
-    const mk_allocator *al = opt ? opt->allocator : NULL;
+    if (!dir || !out)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, dir, 0,
+                            "mk_unit_load: dir and out must not be NULL");
     mk_report local = {0};
     local.allocator = al;
     mk_report *rep = report ? report : &local;
@@ -315,7 +322,7 @@ mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, mk_unit **ou
     memset(u, 0, sizeof *u);
     u->allocator = mk_allocator_copy(al);
     mk_error e;
-    mk_status st = mk_unit_discover(dir, al, &u->files, &e);
+    mk_status st = mk_unit_discover(dir, opt, al, &u->files, &e);
     if (st != MK_OK) {
         mk_report_add(rep, MK_SEVERITY_ERROR,
                       st == MK_ERR_IO ? MK_CHECK_FILE : MK_CHECK_DISCOVERY, e.file, e.line, NULL,
@@ -341,8 +348,9 @@ mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, mk_unit **ou
         memset(b.paths, 0, n * sizeof *b.paths);
         memset(b.corner_map, 0, n * sizeof *b.corner_map);
         /* config problems are reported beside frame problems, not instead */
-        mk_anim_config_options co = {al, NULL, n};
-        if (mk_anim_config_load(u->files, &co, &u->clips, rep, &e) != MK_OK && rep->error_count == errors_before)
+        mk_anim_config_options co = {NULL, n, opt ? opt->files : NULL};
+        if (mk_anim_config_load(u->files, &co, al, &u->clips, rep, &e) != MK_OK &&
+            rep->error_count == errors_before)
             mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_CONFIG, e.file, e.line, NULL, 0, "%s",
                           e.message);
         if (read_frames(&b, opt, u, rep) == 0 && mk_unit_check_topology(&b, rep) == 0) {

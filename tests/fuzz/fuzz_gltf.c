@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.max_count = 1u << 16;
     mk_gltf *g;
     mk_error err;
-    if (mk_gltf_parse(data, size, NULL, "<fuzz>", &opt, &g, &err) != MK_OK)
+    if (mk_gltf_parse(data, size, NULL, "<fuzz>", &opt, NULL, &g, &err) != MK_OK)
         return 0;
     exercise_morphs(g);
     exercise_animations(g);

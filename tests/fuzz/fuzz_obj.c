@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.max_elements = 1u << 16; /* keep each run small */
     mk_obj *obj;
     mk_error err;
-    if (mk_obj_parse((const char *)data, size, "<fuzz>", &opt, &obj, &err) != MK_OK)
+    if (mk_obj_parse((const char *)data, size, "<fuzz>", &opt, NULL, &obj, &err) != MK_OK)
         return 0;
     mk_mesh *mesh;
     uint32_t *source;

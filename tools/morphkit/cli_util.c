@@ -73,7 +73,7 @@ int mk_cli_unit_paths(const char *path, char ***paths, uint32_t *count)
             mk_cli_fail("%s: not a folder (a unit folder or a library root is expected)", path);
         return MK_EXIT_INVALID;
     }
-    if (mk_is_unit_folder(path)) {
+    if (mk_is_unit_folder(path, NULL)) {
         *paths = malloc(sizeof **paths);
         if (!*paths || !((*paths)[0] = strdup(path))) {
             free(*paths);
@@ -83,7 +83,7 @@ int mk_cli_unit_paths(const char *path, char ***paths, uint32_t *count)
         *count = 1;
         return MK_EXIT_OK;
     }
-    if (mk_unit_list(path, NULL, paths, count, &err) != MK_OK) {
+    if (mk_unit_list(path, NULL, NULL, paths, count, &err) != MK_OK) {
         mk_cli_print_error(&err);
         return MK_EXIT_INVALID;
     }

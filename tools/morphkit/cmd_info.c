@@ -114,7 +114,7 @@ int mk_cmd_info(int argc, char **argv)
     for (uint32_t u = 0; u < count; u++) {
         mk_unit *unit = NULL;
         mk_error err;
-        if (mk_unit_load(units[u], &opt, &unit, NULL, &err) != MK_OK) {
+        if (mk_unit_load(units[u], &opt, NULL, &unit, NULL, &err) != MK_OK) {
             mk_cli_print_error(&err);
             exit_code = MK_EXIT_INVALID;
             continue;

@@ -141,7 +141,7 @@ int mk_cmd_validate(int argc, char **argv)
             mk_report rep = {0};
             mk_unit *unit = NULL;
             mk_error err;
-            if (mk_unit_load(units[u], NULL, &unit, &rep, &err) != MK_OK)
+            if (mk_unit_load(units[u], NULL, NULL, &unit, &rep, &err) != MK_OK)
                 exit_code = MK_EXIT_INVALID;
             if (json)
                 print_json(units[u], unit, &rep, first);

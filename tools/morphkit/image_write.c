@@ -1,39 +1,24 @@
 /* PNG (libpng's simplified API) and GIF (giflib) writers, and the label font. */
-#include <errno.h>
 #include <gif_lib.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "image.h"
+#include "morphkit/file.h"
 
 /* ---- whole-or-nothing files -------------------------------------------------- */
 
-/* Opens a temporary file next to path (same folder, so rename is atomic). */
-static int open_temp(const char *path, char *tmp, size_t tmp_size, char *why, size_t why_size)
+/* Both formats are encoded into memory and then written by the library's
+ * atomic writer (morphkit/file.h): a temporary file in the same folder,
+ * flushed and renamed over path, removed on any failure. */
+static bool write_whole(const char *path, const void *data, size_t size, char *why,
+                        size_t why_size)
 {
-    snprintf(tmp, tmp_size, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(why, why_size, "cannot create a file next to it: %s", strerror(errno));
-        return fd;
-    }
-    /* mkstemp makes the file private (0600); give it the usual mode. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    return fd;
-}
-
-static bool commit(const char *tmp, const char *path, char *why, size_t why_size)
-{
-    if (rename(tmp, path) != 0) {
-        snprintf(why, why_size, "cannot rename the finished file into place: %s",
-                 strerror(errno));
-        unlink(tmp);
+    mk_error err;
+    if (mk_file_write(NULL, path, data, size, &err) != MK_OK) {
+        snprintf(why, why_size, "%s", err.message);
         return false;
     }
     return true;
@@ -42,36 +27,28 @@ static bool commit(const char *tmp, const char *path, char *why, size_t why_size
 bool mk_image_write_png(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
                         char *why, size_t why_size)
 {
-    char tmp[4096];
-    int fd = open_temp(path, tmp, sizeof tmp, why, why_size);
-    if (fd < 0)
-        return false;
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        snprintf(why, why_size, "%s", strerror(errno));
-        close(fd);
-        unlink(tmp);
-        return false;
-    }
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
     image.width = width;
     image.height = height;
     image.format = PNG_FORMAT_RGBA;
-    int ok = png_image_write_to_stdio(&image, f, 0, rgba, (png_int_32)(width * 4), NULL);
+    png_alloc_size_t size = 0;
+    void *buf = NULL;
+    /* the first call (no memory) asks for the size */
+    int ok = png_image_write_to_memory(&image, NULL, &size, 0, rgba, (png_int_32)(width * 4),
+                                       NULL);
+    if (ok) {
+        buf = malloc(size);
+        ok = buf && png_image_write_to_memory(&image, buf, &size, 0, rgba,
+                                              (png_int_32)(width * 4), NULL);
+    }
     if (!ok)
-        snprintf(why, why_size, "libpng: %s", image.message);
+        snprintf(why, why_size, "libpng: %s", image.message[0] ? image.message : "out of memory");
     png_image_free(&image);
-    if (fclose(f) != 0 && ok) {
-        snprintf(why, why_size, "%s", strerror(errno));
-        ok = 0;
-    }
-    if (!ok) {
-        unlink(tmp);
-        return false;
-    }
-    return commit(tmp, path, why, why_size);
+    ok = ok && write_whole(path, buf, size, why, why_size);
+    free(buf);
+    return ok;
 }
 
 /* ---- GIF ---------------------------------------------------------------------------- */
@@ -134,6 +111,30 @@ static bool build_palette(const uint8_t *const *frames, uint32_t n, size_t pixel
     return true;
 }
 
+/* giflib's output function: appends to a growing block. */
+typedef struct gif_out {
+    uint8_t *data;
+    size_t size, capacity;
+} gif_out;
+
+static int gif_append(GifFileType *gif, const GifByteType *bytes, int n)
+{
+    gif_out *o = gif->UserData;
+    if (o->size + (size_t)n > o->capacity) {
+        size_t cap = o->capacity ? o->capacity * 2 : 65536;
+        while (cap < o->size + (size_t)n)
+            cap *= 2;
+        uint8_t *p = realloc(o->data, cap);
+        if (!p)
+            return 0;
+        o->data = p;
+        o->capacity = cap;
+    }
+    memcpy(o->data + o->size, bytes, (size_t)n);
+    o->size += (size_t)n;
+    return n;
+}
+
 bool mk_image_write_gif(const char *path, const uint8_t *const *frames, uint32_t frame_count,
                         uint32_t width, uint32_t height, uint32_t delay_cs, char *why,
                         size_t why_size)
@@ -147,14 +148,9 @@ bool mk_image_write_gif(const char *path, const uint8_t *const *frames, uint32_t
         snprintf(why, why_size, "out of memory");
         return false;
     }
-    char tmp[4096];
-    int fd = open_temp(path, tmp, sizeof tmp, why, why_size);
-    if (fd < 0) {
-        free(lookup), free(line);
-        return false;
-    }
     int error = 0;
-    GifFileType *gif = EGifOpenFileHandle(fd, &error);
+    gif_out out = {NULL, 0, 0};
+    GifFileType *gif = EGifOpen(&out, gif_append, &error);
     ColorMapObject *map = GifMakeMapObject(256, colors);
     bool ok = gif && map;
     if (ok) {
@@ -186,21 +182,15 @@ bool mk_image_write_gif(const char *path, const uint8_t *const *frames, uint32_t
         snprintf(why, why_size, "giflib: %s",
                  GifErrorString(gif ? gif->Error : error) ? GifErrorString(gif ? gif->Error : error)
                                                           : "write failed");
-    if (gif) {
-        if (EGifCloseFile(gif, &error) != GIF_OK && ok) {
-            snprintf(why, why_size, "giflib: %s", GifErrorString(error));
-            ok = false;
-        }
-    } else {
-        close(fd);
+    if (gif && EGifCloseFile(gif, &error) != GIF_OK && ok) {
+        snprintf(why, why_size, "giflib: %s", GifErrorString(error));
+        ok = false;
     }
     GifFreeMapObject(map);
     free(lookup), free(line);
-    if (!ok) {
-        unlink(tmp);
-        return false;
-    }
-    return commit(tmp, path, why, why_size);
+    ok = ok && write_whole(path, out.data, out.size, why, why_size);
+    free(out.data);
+    return ok;
 }
 
 /* ---- 5x7 font --------------------------------------------------------------------- */

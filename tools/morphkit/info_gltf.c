@@ -281,7 +281,7 @@ int mk_cli_info_gltf(const char *path, bool json)
 {
     mk_gltf *g = NULL;
     mk_error err;
-    if (mk_gltf_load(path, NULL, &g, &err) != MK_OK) {
+    if (mk_gltf_load(path, NULL, NULL, &g, &err) != MK_OK) {
         mk_cli_print_error(&err);
         return MK_EXIT_INVALID;
     }

@@ -110,7 +110,7 @@ static int load_unit(mk_preview *s, const char *path, const mk_preview_options *
     mk_unit_options uo;
     memset(&uo, 0, sizeof uo);
     uo.skip_heuristics = true;
-    if (mk_unit_load(path, &uo, &s->unit, NULL, &err) != MK_OK) {
+    if (mk_unit_load(path, &uo, NULL, &s->unit, NULL, &err) != MK_OK) {
         mk_cli_print_error(&err);
         return MK_EXIT_INVALID;
     }
@@ -170,7 +170,7 @@ static bool build_track_clip(mk_preview *s, uint32_t a)
 static int load_gltf(mk_preview *s, const char *path, const mk_preview_options *o)
 {
     mk_error err;
-    if (mk_gltf_load(path, NULL, &s->gltf, &err) != MK_OK) {
+    if (mk_gltf_load(path, NULL, NULL, &s->gltf, &err) != MK_OK) {
         mk_cli_print_error(&err);
         return MK_EXIT_INVALID;
     }
@@ -267,7 +267,7 @@ int mk_preview_load(const char *path, const mk_preview_options *o, mk_preview **
         mk_cli_fail("%s: not a unit folder or a .gltf/.glb file", path);
         return MK_EXIT_INVALID;
     }
-    if (dir && !mk_is_unit_folder(path)) {
+    if (dir && !mk_is_unit_folder(path, NULL)) {
         mk_cli_fail("%s: not a unit folder (no <Animation>_<N>.obj files; preview one unit "
                     "of a library at a time)",
                     path);

@@ -255,7 +255,7 @@ int mk_cli_sample_gltf(const mk_sample_args *a)
     }
     mk_gltf *g = NULL;
     mk_error err;
-    if (mk_gltf_load(a->path, NULL, &g, &err) != MK_OK) {
+    if (mk_gltf_load(a->path, NULL, NULL, &g, &err) != MK_OK) {
         mk_cli_print_error(&err);
         return MK_EXIT_INVALID;
     }

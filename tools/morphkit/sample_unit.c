@@ -152,7 +152,7 @@ int mk_cli_sample_unit(const mk_sample_args *a)
     mk_error err;
     mk_unit_options opt = {0};
     opt.skip_heuristics = true;
-    if (mk_unit_load(a->path, &opt, &unit, NULL, &err) != MK_OK) {
+    if (mk_unit_load(a->path, &opt, NULL, &unit, NULL, &err) != MK_OK) {
         mk_cli_print_error(&err);
         return MK_EXIT_INVALID;
     }

@@ -210,7 +210,7 @@ int mk_cli_validate_gltf(const char *path, bool json, bool quiet, bool first)
     r->file = path;
     mk_gltf *g = NULL;
     mk_error err;
-    if (mk_gltf_load(path, NULL, &g, &err) != MK_OK) {
+    if (mk_gltf_load(path, NULL, NULL, &g, &err) != MK_OK) {
         /* The message already starts with the JSON path of the object. */
         add(r, true, "gltf", "%s", err.message);
     } else {

@@ -9,7 +9,7 @@ int main(void)
     mk_obj *obj = NULL;
     mk_error err;
     const char text[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
-    if (mk_obj_parse(text, sizeof text - 1, "<memory>", NULL, &obj, &err) != MK_OK)
+    if (mk_obj_parse(text, sizeof text - 1, "<memory>", NULL, NULL, &obj, &err) != MK_OK)
         return 1;
     int ok = out[1] == 2.0f && obj->triangle_count == 1;
     mk_obj_destroy(obj);
