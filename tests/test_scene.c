@@ -523,7 +523,7 @@ static bool gltf_world_at(const char *rel, uint32_t anim, int64_t time_us, float
     mk_scene_pose *p = NULL;
     mk_track_clip *clip = NULL;
     mk_error err;
-    bool ok = mk_gltf_load(path, NULL, &g, &err) == MK_OK &&
+    bool ok = mk_gltf_load(path, NULL, NULL, &g, &err) == MK_OK &&
               mk_gltf_build_scene(g, NULL, &s, &err) == MK_OK &&
               mk_gltf_build_track_clip(g, anim, NULL, &clip, &err) == MK_OK &&
               mk_scene_pose_create(s, NULL, &p, &err) == MK_OK && clip->track_count <= 8;
@@ -603,7 +603,7 @@ static void test_gltf_inline(void)
     mk_scene *s = NULL;
     mk_scene_pose *p = NULL;
     mk_error err;
-    CHECK(mk_gltf_parse(json, strlen(json), NULL, "inline.gltf", NULL, &g, &err) == MK_OK);
+    CHECK(mk_gltf_parse(json, strlen(json), NULL, "inline.gltf", NULL, NULL, &g, &err) == MK_OK);
     CHECK(g && mk_gltf_build_scene(g, NULL, &s, &err) == MK_OK);
     if (s) {
         CHECK(s->has_matrix[1] && !s->has_matrix[0]);
@@ -620,7 +620,7 @@ static void test_gltf_inline(void)
     s = NULL;
     const char *zero =
         "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{},{\"rotation\":[0,0,0,0]}]}";
-    CHECK(mk_gltf_parse(zero, strlen(zero), NULL, "zero.gltf", NULL, &g, &err) == MK_OK);
+    CHECK(mk_gltf_parse(zero, strlen(zero), NULL, "zero.gltf", NULL, NULL, &g, &err) == MK_OK);
     CHECK(g && mk_gltf_build_scene(g, NULL, &s, &err) == MK_ERR_RANGE);
     CHECK_CONTAINS(err.message, "nodes[1].rotation");
     CHECK(s == NULL);
