@@ -79,7 +79,7 @@ static void test_pair_capture_matches_cpu(void)
     for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
         mk_pose pose = {2, {0, 2}, {1.0f - ws[i], ws[i]}};
         CHECK(mk_gl_capture_pose(renderer, g, &pose, gp, gn, &err) == MK_OK);
-        mk_blend_frames(set, 0, 2, ws[i], cp, cn);
+        CHECK(mk_blend_frames(set, 0, 2, ws[i], cp, cn, set->vertex_count, NULL) == MK_OK);
         check_streams(gp, cp, n, 1e-5, "pair positions");
         check_streams(gn, cn, n, 1e-5, "pair normals");
     }
@@ -90,7 +90,7 @@ static void test_pair_capture_matches_cpu(void)
     /* four entries: a smooth pose with negative weights and a repeated frame */
     mk_pose smooth = {4, {0, 1, 2, 2}, {-0.0625f, 0.5625f, 0.5625f, -0.0625f}};
     CHECK(mk_gl_capture_pose(renderer, g, &smooth, gp, gn, &err) == MK_OK);
-    mk_pose_eval(set, &smooth, cp, cn);
+    CHECK(mk_pose_eval(set, &smooth, cp, cn, set->vertex_count, NULL) == MK_OK);
     check_streams(gp, cp, n, 1e-5, "smooth positions");
     check_streams(gn, cn, n, 1e-5, "smooth normals");
     mk_pose bad = {3, {0, 1, 2}, {0.3f, 0.3f, 0.4f}};
@@ -127,7 +127,7 @@ static void test_smooth_player_pose(void)
         mk_player_pose(&p, &pose);
         fours += pose.count == 4;
         CHECK(mk_gl_capture_pose(renderer, g, &pose, gp, gn, &err) == MK_OK);
-        mk_pose_eval(set, &pose, cp, cn);
+        CHECK(mk_pose_eval(set, &pose, cp, cn, set->vertex_count, NULL) == MK_OK);
         check_streams(gp, cp, n, 1e-5, "player smooth positions");
         check_streams(gn, cn, n, 1e-5, "player smooth normals");
     }
@@ -165,7 +165,7 @@ static void test_pair_image_matches_cpu_blend(void)
         mk_gl_target_begin(target, clear);
         mk_gl_draw_pose(renderer, g, &pose, &params);
         CHECK(mk_gl_target_read(target, a, &err) == MK_OK);
-        mk_blend_frames(set, 0, 1, ws[i], cp, cn);
+        CHECK(mk_blend_frames(set, 0, 1, ws[i], cp, cn, set->vertex_count, NULL) == MK_OK);
         mk_gl_mesh_update(mesh, cp, cn);
         mk_gl_target_begin(target, clear);
         mk_gl_draw_mesh(renderer, mesh, &params);
@@ -201,7 +201,7 @@ static void compare_morph(mk_gl_morph *gm, const mk_morph_set *set, const float 
     float *cp = calloc(v * 3, 4), *cn = calloc(v * 3, 4), *ct = calloc(v * 4, 4);
     mk_error err;
     CHECK(mk_gl_capture_morph(renderer, gm, weights, gp, gn, gt, &err) == MK_OK);
-    mk_morph_evaluate(set, weights, cp, cn, ct);
+    CHECK(mk_morph_evaluate(set, weights, cp, cn, ct, set->vertex_count, NULL) == MK_OK);
     /* Summation order differs (GPU: active targets in index order; CPU: the
      * same, but with FMA or not), so allow float rounding of the sums. */
     check_streams(gp, cp, v * 3, 1e-5, what);
