@@ -237,7 +237,7 @@ static void test_morph_animated_cube(void)
     CHECK(mk_gltf_build_track_clip(gltf, 0, NULL, &clip, &err) == MK_OK);
     float out[16];
     for (int k = 0; clip && k <= 8; k++) {
-        int64_t t = clip->duration_us * k / 8;
+        int64_t t = mk_track_clip_duration(clip) * k / 8;
         for (uint32_t tr = 0; tr < clip->track_count; tr++)
             if (clip->tracks[tr].path == MK_TRACK_WEIGHTS && clip->tracks[tr].components == 2) {
                 mk_track_sample(&clip->tracks[tr], t, out);

@@ -378,7 +378,7 @@ static void check_box_animated(const char *path)
     mk_error err;
     CHECK(mk_gltf_build_track_clip(g, 0, NULL, &clip, &err) == MK_OK);
     if (clip) {
-        CHECK_EQ_INT(clip->duration_us, 3708330); /* the file says 3.70833 */
+        CHECK_EQ_INT(mk_track_clip_duration(clip), 3708330); /* the file says 3.70833 */
         mk_gltf_destroy(g);
         /* The clip owns its data: the model may go first. */
         uint32_t cursors[2];

@@ -396,7 +396,7 @@ void mk_scene_set_anim(mk_scene *s, uint32_t a)
 int64_t mk_scene_length_us(const mk_scene *s)
 {
     int64_t len = s->unit ? s->clips->clips[s->anim].length_us
-                          : (s->track_clip ? s->track_clip->duration_us : 0);
+                          : (s->track_clip ? mk_track_clip_duration(s->track_clip) : 0);
     return len > 0 ? len : 1000000;
 }
 
@@ -417,7 +417,7 @@ void mk_scene_seek(mk_scene *s, int64_t t)
                                      s->draws[d].set->target_count);
     if (!s->track_clip)
         return;
-    int64_t len = s->track_clip->duration_us;
+    int64_t len = mk_track_clip_duration(s->track_clip);
     /* Loop: one run is [0, len]; later times wrap. */
     int64_t local = t <= len ? t : (len > 0 ? t % len : 0);
     float *value = s->track_values;
