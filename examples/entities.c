@@ -58,7 +58,8 @@ static void anim_update(property *self, entity *e, int64_t dt_us)
     mk_player_advance(&s->player, dt_us, &sink);
     mk_pose pose;
     mk_player_pose(&s->player, &pose);
-    mk_pose_eval(e->model->frames, &pose, e->positions, e->normals, e->model->frames->vertex_count, NULL);
+    const mk_frame_set *fs = e->model->frames;
+    mk_pose_eval(fs, &pose, e->positions, e->normals, fs->vertex_count, NULL);
 }
 
 /* ---- a scripted "AI" property that requests animations ------------------- */

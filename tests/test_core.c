@@ -255,7 +255,8 @@ static void test_blend_in_place_and_frames(void)
     /* (0, 0.75, 0.25) normalized */
     CHECK_NEAR(nrm[1], 0.75 / sqrt(0.625), 1e-6);
     CHECK_NEAR(nrm[2], 0.25 / sqrt(0.625), 1e-6);
-    CHECK(mk_blend_frames(s, 0, 1, 0.5f, pos, NULL, s->vertex_count, NULL) == MK_OK); /* normals skipped */
+    /* normals skipped */
+    CHECK(mk_blend_frames(s, 0, 1, 0.5f, pos, NULL, s->vertex_count, NULL) == MK_OK);
     CHECK(pos[4] == 4);
     float inplace[6];
     memcpy(inplace, p0, sizeof p0);
@@ -300,4 +301,5 @@ static void test_blend_frames_rejects_misuse(void)
 MK_TEST_MAIN(MK_TEST(test_error_format), MK_TEST(test_frame_set_layout),
              MK_TEST(test_frame_set_bad_sizes), MK_TEST(test_mesh),
              MK_TEST(test_blend_positions_hand_values), MK_TEST(test_blend_normals_hand_values),
-             MK_TEST(test_blend_variants_match_reference), MK_TEST(test_blend_in_place_and_frames), MK_TEST(test_blend_frames_rejects_misuse))
+             MK_TEST(test_blend_variants_match_reference), MK_TEST(test_blend_in_place_and_frames),
+             MK_TEST(test_blend_frames_rejects_misuse))

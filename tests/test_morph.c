@@ -45,7 +45,8 @@ static void test_zero_weights_give_base(void)
 {
     mk_morph_set *s = make_set();
     float pos[9], nrm[9], tan[12];
-    CHECK(mk_morph_evaluate(s, NULL, pos, nrm, tan, s->vertex_count, NULL) == MK_OK); /* default weights are zero */
+    /* default weights are zero */
+    CHECK(mk_morph_evaluate(s, NULL, pos, nrm, tan, s->vertex_count, NULL) == MK_OK);
     CHECK(memcmp(pos, s->base_positions, sizeof pos) == 0);
     CHECK(memcmp(nrm, s->base_normals, sizeof nrm) == 0);
     CHECK(memcmp(tan, s->base_tangents, sizeof tan) == 0);
@@ -312,4 +313,5 @@ static void test_sparse_equals_dense_bit_for_bit(void)
 MK_TEST_MAIN(MK_TEST(test_zero_weights_give_base), MK_TEST(test_weighted_sum),
              MK_TEST(test_negative_and_large_weights_extrapolate), MK_TEST(test_pose_matches_dense),
              MK_TEST(test_zero_length_normal_is_zero), MK_TEST(test_create_rejects_bad_desc),
-             MK_TEST(test_validate_catches_bad_sparse), MK_TEST(test_many_targets_few_active), MK_TEST(test_evaluate_rejects_misuse), MK_TEST(test_sparse_equals_dense_bit_for_bit))
+             MK_TEST(test_validate_catches_bad_sparse), MK_TEST(test_many_targets_few_active),
+             MK_TEST(test_evaluate_rejects_misuse), MK_TEST(test_sparse_equals_dense_bit_for_bit))

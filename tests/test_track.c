@@ -264,4 +264,5 @@ static void test_validate_does_not_write_and_loop_needs_no_validate(void)
 
 MK_TEST_MAIN(MK_TEST(test_step_weights), MK_TEST(test_linear_weights), MK_TEST(test_cubic_weights),
              MK_TEST(test_rotation_slerp_and_cubic), MK_TEST(test_cursor_matches_search),
-             MK_TEST(test_state_loops_and_holds), MK_TEST(test_validate_and_create_errors), MK_TEST(test_validate_does_not_write_and_loop_needs_no_validate))
+             MK_TEST(test_state_loops_and_holds), MK_TEST(test_validate_and_create_errors),
+             MK_TEST(test_validate_does_not_write_and_loop_needs_no_validate))

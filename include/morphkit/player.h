@@ -4,8 +4,9 @@
  * on 64-bit targets, checked when the library is built; one per unit
  * instance, so players can live in arrays). Its fields are private: read it
  * through the functions below, which stay when the layout changes. It reads
- * an immutable mk_clip_set and never allocates, locks or does I/O. Time is integer microseconds; the state after advancing by a
- * total time T is the same however T is sliced into calls.
+ * an immutable mk_clip_set and never allocates, locks or does I/O. Time is
+ * integer microseconds; the state after advancing by a total time T is the
+ * same however T is sliced into calls.
  *
  * Rules (also in docs/player.md); clip time t runs within the current
  * frame k, whose duration is D_k:

@@ -527,7 +527,8 @@ void mk_scene_bounds(const mk_scene *s, float center[3], float *radius)
                 float *pos = malloc((size_t)set->vertex_count * 3 * sizeof(float));
                 if (!pos)
                     continue;
-                mk_morph_evaluate(set, s->weights + s->weight_offset[d], pos, NULL, NULL, set->vertex_count, NULL);
+                mk_morph_evaluate(set, s->weights + s->weight_offset[d], pos, NULL, NULL,
+                                  set->vertex_count, NULL);
                 for (uint32_t v = 0; v < set->vertex_count; v++)
                     grow(lo, hi, pos + 3 * v, s->draws[d].world);
                 free(pos);
