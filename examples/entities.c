@@ -45,10 +45,11 @@ typedef struct anim_state {
 static void on_event(void *user, const mk_player_event *ev)
 {
     anim_state *s = user;
+    /* repeat > 1 when one long advance skipped whole loops */
     if (strcmp(ev->name, "footstep") == 0)
-        s->footsteps++;
+        s->footsteps += (uint32_t)ev->repeat;
     else if (strcmp(ev->name, "hit") == 0)
-        s->hits++;
+        s->hits += (uint32_t)ev->repeat;
 }
 
 static void anim_update(property *self, entity *e, int64_t dt_us)

@@ -268,6 +268,15 @@ mk_status mk_player_advance(mk_player *p, int64_t dt_us, const mk_event_sink *si
         return MK_ERR_INVALID_ARGUMENT;
     if (p->clip == MK_NONE)
         return MK_OK;
+    if (dt_us < ((int64_t)1 << 32) && !(p->flags & FLAG_FINISHED)) {
+        /* the usual call: one product, exact below 2^58 */
+        const uint64_t scaled = (uint64_t)dt_us * p->speed_q16 + p->speed_frac;
+        p->speed_frac = (uint16_t)(scaled & 0xffffu);
+        p->time_us += (int64_t)(scaled >> 16);
+        if (p->time_us >= p->duration_us)
+            cross(p, sink);
+        return MK_OK;
+    }
     while (dt_us > 0) {
         if (p->flags & FLAG_FINISHED) {
             /* Time changes nothing any more but the carried fraction, whose
