@@ -294,6 +294,7 @@ static void test_blend_frames_rejects_misuse(void)
     /* the const accessors answer NULL out of range instead of reading past */
     CHECK(mk_frame_set_positions(s, 2) == NULL && mk_frame_set_normals(s, 2) == NULL);
     CHECK(mk_frame_set_positions(NULL, 0) == NULL);
+    CHECK(mk_frame_set_validate(NULL, &err) == MK_ERR_INVALID_ARGUMENT);
     CHECK(mk_frame_set_positions_to_fill(s, 1) == s->positions + 6);
     mk_frame_set_destroy(s);
 }

@@ -212,6 +212,7 @@ static void test_evaluate_rejects_misuse(void)
           MK_ERR_INVALID_ARGUMENT);
     for (int i = 0; i < 9; i++)
         CHECK(pos[i] == 42.0f && nrm[i] == 42.0f);
+    CHECK(mk_morph_set_validate(NULL, &err) == MK_ERR_INVALID_ARGUMENT);
     /* an empty pose is the base */
     CHECK(mk_morph_evaluate_pose(s, NULL, NULL, 0, pos, NULL, NULL, 3, &err) == MK_OK);
     CHECK(memcmp(pos, s->base_positions, sizeof pos) == 0);
@@ -226,7 +227,7 @@ static float rnd(void)
 }
 
 /* morph.h: a mostly-zero dense delta stored sparse gives the same result bit
- * for bit. 12 targets on 4099 vertices (odd, so SIMD tails run), each moving
+ * for bit (positions, normals, tangents). 12 targets on 4099 vertices (odd, so SIMD tails run), each moving
  * about 1 vertex in 16; built once dense (zeros spelled out) and once sparse
  * (only the moving vertices), mixed storage in the second set for half of
  * the targets, several random weight vectors including negative ones and
@@ -235,17 +236,19 @@ static void test_sparse_equals_dense_bit_for_bit(void)
 {
     enum { V = 4099, T = 12 };
     static uint8_t moves[T][V];
-    static float delta[T][2][V * 3], base[2][V * 3];
+    static float delta[T][3][V * 3], base[2][V * 3], base_tan[V * 4];
     for (int i = 0; i < V * 3; i++) {
         base[0][i] = (float)(i % 7) - 3.0f + rnd();
         base[1][i] = i % 3 == 1 ? 1.0f : 0.25f * rnd();
     }
+    for (int i = 0; i < V * 4; i++)
+        base_tan[i] = i % 4 == 0 ? 1.0f : 0.25f * rnd();
     uint32_t entries[T] = {0};
     for (int t = 0; t < T; t++)
         for (int v = 0; v < V; v++) {
             moves[t][v] = (lcg >> 4) % 16 == 0 || v % 97 == t;
             rnd();
-            for (int a = 0; a < 2; a++)
+            for (int a = 0; a < 3; a++)
                 for (int c = 0; c < 3; c++)
                     delta[t][a][3 * v + c] = moves[t][v] ? rnd() * 0.1f : 0.0f;
             entries[t] += moves[t][v];
@@ -253,24 +256,25 @@ static void test_sparse_equals_dense_bit_for_bit(void)
     uint32_t dense_counts[T * 3], sparse_counts[T * 3], mixed_counts[T * 3];
     for (int t = 0; t < T; t++) {
         for (int a = 0; a < 3; a++) {
-            dense_counts[3 * t + a] = a < 2 ? MK_MORPH_DENSE : 0;
-            sparse_counts[3 * t + a] = a < 2 ? entries[t] : 0;
-            mixed_counts[3 * t + a] = a < 2 ? (t % 2 ? entries[t] : MK_MORPH_DENSE) : 0;
+            dense_counts[3 * t + a] = MK_MORPH_DENSE;
+            sparse_counts[3 * t + a] = entries[t];
+            mixed_counts[3 * t + a] = (t + a) % 2 ? entries[t] : MK_MORPH_DENSE;
         }
     }
     const uint32_t *layouts[3] = {dense_counts, sparse_counts, mixed_counts};
     mk_morph_set *sets[3] = {NULL, NULL, NULL};
     mk_error err;
     for (int k = 0; k < 3; k++) {
-        mk_morph_set_desc d = {V, T, true, false, layouts[k]};
+        mk_morph_set_desc d = {V, T, true, true, layouts[k]};
         CHECK(mk_morph_set_create(&d, NULL, &sets[k], &err) == MK_OK);
         if (!sets[k])
             return;
         mk_morph_set *s = sets[k];
         memcpy(s->base_positions, base[0], sizeof base[0]);
         memcpy(s->base_normals, base[1], sizeof base[1]);
+        memcpy(s->base_tangents, base_tan, sizeof base_tan);
         for (int t = 0; t < T; t++)
-            for (int a = 0; a < 2; a++) {
+            for (int a = 0; a < 3; a++) {
                 mk_morph_delta *dl = &s->targets[t].delta[a];
                 uint32_t e = 0;
                 for (int v = 0; v < V; v++) {
@@ -285,26 +289,28 @@ static void test_sparse_equals_dense_bit_for_bit(void)
             }
         CHECK(mk_morph_set_validate(s, &err) == MK_OK);
     }
-    static float pos[3][V * 3], nrm[3][V * 3];
+    static float pos[3][V * 3], nrm[3][V * 3], tan[3][V * 4];
     for (int round = 0; round < 6; round++) {
         float w[T];
         for (int t = 0; t < T; t++)
             w[t] = (t + round) % 5 == 0 ? 0.0f : rnd() * 1.5f;
         for (int k = 0; k < 3; k++)
-            CHECK(mk_morph_evaluate(sets[k], w, pos[k], nrm[k], NULL, V, &err) == MK_OK);
+            CHECK(mk_morph_evaluate(sets[k], w, pos[k], nrm[k], tan[k], V, &err) == MK_OK);
         for (int k = 1; k < 3; k++) {
             CHECK(memcmp(pos[0], pos[k], sizeof pos[0]) == 0);
             CHECK(memcmp(nrm[0], nrm[k], sizeof nrm[0]) == 0);
+            CHECK(memcmp(tan[0], tan[k], sizeof tan[0]) == 0);
         }
     }
     const uint32_t idx[7] = {11, 2, 2, 5, 0, 9, 4};
     const float pw[7] = {0.3f, -0.7f, 0.2f, 1.25f, 0.5f, -0.1f, 0.9f};
     for (int k = 0; k < 3; k++)
-        CHECK(mk_morph_evaluate_pose(sets[k], idx, pw, 7, pos[k], nrm[k], NULL, V, &err) ==
+        CHECK(mk_morph_evaluate_pose(sets[k], idx, pw, 7, pos[k], nrm[k], tan[k], V, &err) ==
               MK_OK);
     for (int k = 1; k < 3; k++) {
         CHECK(memcmp(pos[0], pos[k], sizeof pos[0]) == 0);
         CHECK(memcmp(nrm[0], nrm[k], sizeof nrm[0]) == 0);
+        CHECK(memcmp(tan[0], tan[k], sizeof tan[0]) == 0);
     }
     for (int k = 0; k < 3; k++)
         mk_morph_set_destroy(sets[k]);

@@ -50,7 +50,8 @@ MK_API mk_status mk_frame_set_create(const mk_frame_set_desc *desc, const mk_all
                                      mk_frame_set **out, mk_error *err);
 MK_API void mk_frame_set_destroy(mk_frame_set *set);
 
-/* Checks indices against vertex_count and every float for NaN/inf. */
+/* Checks indices against vertex_count and every float for NaN/inf.
+ * MK_ERR_INVALID_ARGUMENT for a NULL set. */
 MK_API mk_status mk_frame_set_validate(const mk_frame_set *set, mk_error *err);
 
 /* Frame f's positions (vertex_count float3), read-only: a built set is

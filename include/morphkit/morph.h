@@ -105,7 +105,8 @@ MK_API mk_status mk_morph_set_create(const mk_morph_set_desc *desc, const mk_all
 MK_API void mk_morph_set_destroy(mk_morph_set *set);
 
 /* Checks sparse indices (in range, strictly increasing) and every float for
- * NaN/inf. The message names the target and attribute. */
+ * NaN/inf. The message names the target and attribute. MK_ERR_INVALID_ARGUMENT
+ * for a NULL set. */
 MK_API mk_status mk_morph_set_validate(const mk_morph_set *set, mk_error *err);
 
 /* Evaluates with one weight per target (target_count floats; NULL = the

@@ -121,6 +121,8 @@ static bool all_finite(const float *p, size_t n)
 mk_status mk_morph_set_validate(const mk_morph_set *set, mk_error *err)
 {
     static const char *const names[] = {"POSITION", "NORMAL", "TANGENT"};
+    if (!set)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0, "morph set: NULL set");
     size_t vc = set->vertex_count;
     if (!all_finite(set->base_positions, vc * 3) ||
         (set->base_normals && !all_finite(set->base_normals, vc * 3)) ||
