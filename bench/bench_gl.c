@@ -71,7 +71,7 @@ static void frame_cpu(bench *b)
     uint32_t V = b->set->vertex_count;
     for (uint32_t i = 0; i < b->n; i++) {
         const mk_gl_instance *in = &b->inst[i];
-        mk_blend_frames(b->set, in->frame_a, in->frame_b, in->weight, b->tmp_p, b->tmp_n);
+        mk_blend_frames(b->set, in->frame_a, in->frame_b, in->weight, b->tmp_p, b->tmp_n, V, NULL);
         /* The instance transform is scale + translation here. */
         float *p = b->pos + (size_t)i * V * 3, *n = b->nrm + (size_t)i * V * 3;
         for (uint32_t v = 0; v < 3 * V; v += 3)

@@ -68,10 +68,10 @@ static void run(const char *label, uint32_t vc, uint32_t targets, bool sparse, i
         w[i * (targets / 4)] = 0.25f + 0.1f * (float)i; /* 4 active, spread out */
     float *pos = (float *)malloc((size_t)vc * 3 * sizeof(float));
     float *nrm = (float *)malloc((size_t)vc * 3 * sizeof(float));
-    mk_morph_evaluate(s, w, pos, nrm, NULL); /* warm up */
+    mk_morph_evaluate(s, w, pos, nrm, NULL, vc, NULL); /* warm up */
     double t0 = now_ns();
     for (int r = 0; r < reps; r++)
-        mk_morph_evaluate(s, w, pos, nrm, NULL);
+        mk_morph_evaluate(s, w, pos, nrm, NULL, vc, NULL);
     double eval_ns = (now_ns() - t0) / reps / vc;
     t0 = now_ns();
     for (int r = 0; r < reps; r++) {

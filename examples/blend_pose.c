@@ -37,7 +37,7 @@ int main(int argc, char **argv)
     float *normals = malloc((size_t)frames->vertex_count * 3 * sizeof(float));
     if (!positions || !normals)
         return 1;
-    mk_blend_frames(frames, fa, fb, w, positions, normals);
+    mk_blend_frames(frames, fa, fb, w, positions, normals, frames->vertex_count, NULL);
 
     printf("%s: %s frame %u -> %u at weight %.2f (%u vertices)\n", unit->name, anim->name,
            anim->first_number, anim->first_number + (fb - fa), w, unit->position_count);

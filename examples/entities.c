@@ -45,10 +45,11 @@ typedef struct anim_state {
 static void on_event(void *user, const mk_player_event *ev)
 {
     anim_state *s = user;
+    /* repeat > 1 when one long advance skipped whole loops */
     if (strcmp(ev->name, "footstep") == 0)
-        s->footsteps++;
+        s->footsteps += (uint32_t)ev->repeat;
     else if (strcmp(ev->name, "hit") == 0)
-        s->hits++;
+        s->hits += (uint32_t)ev->repeat;
 }
 
 static void anim_update(property *self, entity *e, int64_t dt_us)
@@ -58,7 +59,8 @@ static void anim_update(property *self, entity *e, int64_t dt_us)
     mk_player_advance(&s->player, dt_us, &sink);
     mk_pose pose;
     mk_player_pose(&s->player, &pose);
-    mk_pose_eval(e->model->frames, &pose, e->positions, e->normals);
+    const mk_frame_set *fs = e->model->frames;
+    mk_pose_eval(fs, &pose, e->positions, e->normals, fs->vertex_count, NULL);
 }
 
 /* ---- a scripted "AI" property that requests animations ------------------- */

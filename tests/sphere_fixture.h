@@ -19,7 +19,8 @@ static inline mk_frame_set *mk_fx_blob(uint32_t frames, uint32_t rings, uint32_t
         return NULL;
     const float pi = 3.14159265f;
     for (uint32_t f = 0; f < frames; f++) {
-        float *p = mk_frame_set_positions(set, f), *n = mk_frame_set_normals(set, f);
+        float *p = mk_frame_set_positions_to_fill(set, f);
+        float *n = mk_frame_set_normals_to_fill(set, f);
         for (uint32_t i = 0; i <= rings; i++)
             for (uint32_t j = 0; j <= segments; j++) {
                 float th = pi * (float)i / (float)rings, ph = 2 * pi * (float)j / (float)segments;

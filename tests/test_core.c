@@ -245,17 +245,18 @@ static void test_blend_in_place_and_frames(void)
     CHECK(mk_frame_set_create(&d, NULL, &s, &e) == MK_OK);
     const float p0[6] = {0, 0, 0, 10, 0, 0}, p1[6] = {0, 4, 0, 10, 8, 0};
     const float n0[6] = {0, 0, 1, 0, 0, 1}, n1[6] = {0, 1, 0, 0, 1, 0};
-    memcpy(mk_frame_set_positions(s, 0), p0, sizeof p0);
-    memcpy(mk_frame_set_positions(s, 1), p1, sizeof p1);
-    memcpy(mk_frame_set_normals(s, 0), n0, sizeof n0);
-    memcpy(mk_frame_set_normals(s, 1), n1, sizeof n1);
+    memcpy(mk_frame_set_positions_to_fill(s, 0), p0, sizeof p0);
+    memcpy(mk_frame_set_positions_to_fill(s, 1), p1, sizeof p1);
+    memcpy(mk_frame_set_normals_to_fill(s, 0), n0, sizeof n0);
+    memcpy(mk_frame_set_normals_to_fill(s, 1), n1, sizeof n1);
     float pos[6], nrm[6];
-    mk_blend_frames(s, 0, 1, 0.75f, pos, nrm);
+    CHECK(mk_blend_frames(s, 0, 1, 0.75f, pos, nrm, s->vertex_count, NULL) == MK_OK);
     CHECK(pos[1] == 3 && pos[3] == 10 && pos[4] == 6);
     /* (0, 0.75, 0.25) normalized */
     CHECK_NEAR(nrm[1], 0.75 / sqrt(0.625), 1e-6);
     CHECK_NEAR(nrm[2], 0.25 / sqrt(0.625), 1e-6);
-    mk_blend_frames(s, 0, 1, 0.5f, pos, NULL); /* normals skipped */
+    /* normals skipped */
+    CHECK(mk_blend_frames(s, 0, 1, 0.5f, pos, NULL, s->vertex_count, NULL) == MK_OK);
     CHECK(pos[4] == 4);
     float inplace[6];
     memcpy(inplace, p0, sizeof p0);
@@ -264,7 +265,42 @@ static void test_blend_in_place_and_frames(void)
     mk_frame_set_destroy(s);
 }
 
+/* Misuse is answered in every build type (this file is built with NDEBUG in
+ * RelWithDebInfo too): an error, and not one float written. */
+static void test_blend_frames_rejects_misuse(void)
+{
+    mk_frame_set_desc d = {2, 2, 0, true, false};
+    mk_frame_set *s = NULL;
+    mk_error err;
+    CHECK(mk_frame_set_create(&d, NULL, &s, &err) == MK_OK);
+    if (!s)
+        return;
+    float pos[6], nrm[6];
+    for (int i = 0; i < 6; i++)
+        pos[i] = nrm[i] = 42.0f;
+    CHECK(mk_blend_frames(s, 2, 0, 0.5f, pos, nrm, 2, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(err.message, "frame");
+    CHECK(mk_blend_frames(s, 0, 7, 0.5f, pos, nrm, 2, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_blend_frames(s, 0, 1, NAN, pos, nrm, 2, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_blend_frames(s, 0, 1, INFINITY, pos, nrm, 2, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_blend_frames(s, 0, 1, 0.5f, pos, nrm, 1, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(err.message, "holds 1 vertices");
+    CHECK(mk_blend_frames(NULL, 0, 1, 0.5f, pos, nrm, 2, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_blend_frames(s, 0, 1, 0.5f, NULL, nrm, 2, NULL) == MK_ERR_INVALID_ARGUMENT);
+    for (int i = 0; i < 6; i++)
+        CHECK(pos[i] == 42.0f && nrm[i] == 42.0f);
+    CHECK(mk_blend_frames(s, 0, 1, 0.5f, pos, nrm, 2, &err) == MK_OK);
+    CHECK(pos[0] == 0.0f);
+    /* the const accessors answer NULL out of range instead of reading past */
+    CHECK(mk_frame_set_positions(s, 2) == NULL && mk_frame_set_normals(s, 2) == NULL);
+    CHECK(mk_frame_set_positions(NULL, 0) == NULL);
+    CHECK(mk_frame_set_validate(NULL, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_frame_set_positions_to_fill(s, 1) == s->positions + 6);
+    mk_frame_set_destroy(s);
+}
+
 MK_TEST_MAIN(MK_TEST(test_error_format), MK_TEST(test_frame_set_layout),
              MK_TEST(test_frame_set_bad_sizes), MK_TEST(test_mesh),
              MK_TEST(test_blend_positions_hand_values), MK_TEST(test_blend_normals_hand_values),
-             MK_TEST(test_blend_variants_match_reference), MK_TEST(test_blend_in_place_and_frames))
+             MK_TEST(test_blend_variants_match_reference), MK_TEST(test_blend_in_place_and_frames),
+             MK_TEST(test_blend_frames_rejects_misuse))

@@ -79,7 +79,7 @@ static void test_pair_capture_matches_cpu(void)
     for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
         mk_pose pose = {2, {0, 2}, {1.0f - ws[i], ws[i]}};
         CHECK(mk_gl_capture_pose(renderer, g, &pose, gp, gn, &err) == MK_OK);
-        mk_blend_frames(set, 0, 2, ws[i], cp, cn);
+        CHECK(mk_blend_frames(set, 0, 2, ws[i], cp, cn, set->vertex_count, NULL) == MK_OK);
         check_streams(gp, cp, n, 1e-5, "pair positions");
         check_streams(gn, cn, n, 1e-5, "pair normals");
     }
@@ -90,7 +90,7 @@ static void test_pair_capture_matches_cpu(void)
     /* four entries: a smooth pose with negative weights and a repeated frame */
     mk_pose smooth = {4, {0, 1, 2, 2}, {-0.0625f, 0.5625f, 0.5625f, -0.0625f}};
     CHECK(mk_gl_capture_pose(renderer, g, &smooth, gp, gn, &err) == MK_OK);
-    mk_pose_eval(set, &smooth, cp, cn);
+    CHECK(mk_pose_eval(set, &smooth, cp, cn, set->vertex_count, NULL) == MK_OK);
     check_streams(gp, cp, n, 1e-5, "smooth positions");
     check_streams(gn, cn, n, 1e-5, "smooth normals");
     mk_pose bad = {3, {0, 1, 2}, {0.3f, 0.3f, 0.4f}};
@@ -127,7 +127,7 @@ static void test_smooth_player_pose(void)
         mk_player_pose(&p, &pose);
         fours += pose.count == 4;
         CHECK(mk_gl_capture_pose(renderer, g, &pose, gp, gn, &err) == MK_OK);
-        mk_pose_eval(set, &pose, cp, cn);
+        CHECK(mk_pose_eval(set, &pose, cp, cn, set->vertex_count, NULL) == MK_OK);
         check_streams(gp, cp, n, 1e-5, "player smooth positions");
         check_streams(gn, cn, n, 1e-5, "player smooth normals");
     }
@@ -165,7 +165,7 @@ static void test_pair_image_matches_cpu_blend(void)
         CHECK(mk_gl_target_begin(target, clear, &err) == MK_OK);
         CHECK(mk_gl_draw_pose(renderer, g, &pose, &params, &err) == MK_OK);
         CHECK(mk_gl_target_read(target, a, &err) == MK_OK);
-        mk_blend_frames(set, 0, 1, ws[i], cp, cn);
+        CHECK(mk_blend_frames(set, 0, 1, ws[i], cp, cn, set->vertex_count, NULL) == MK_OK);
         CHECK(mk_gl_mesh_update(mesh, cp, cn, &err) == MK_OK);
         CHECK(mk_gl_target_begin(target, clear, &err) == MK_OK);
         CHECK(mk_gl_draw_mesh(renderer, mesh, &params, &err) == MK_OK);
@@ -201,7 +201,7 @@ static void compare_morph(mk_gl_morph *gm, const mk_morph_set *set, const float 
     float *cp = calloc(v * 3, 4), *cn = calloc(v * 3, 4), *ct = calloc(v * 4, 4);
     mk_error err;
     CHECK(mk_gl_capture_morph(renderer, gm, weights, gp, gn, gt, &err) == MK_OK);
-    mk_morph_evaluate(set, weights, cp, cn, ct);
+    CHECK(mk_morph_evaluate(set, weights, cp, cn, ct, set->vertex_count, NULL) == MK_OK);
     /* Summation order differs (GPU: active targets in index order; CPU: the
      * same, but with FMA or not), so allow float rounding of the sums. */
     check_streams(gp, cp, v * 3, 1e-5, what);
@@ -237,7 +237,7 @@ static void test_morph_animated_cube(void)
     CHECK(mk_gltf_build_track_clip(gltf, 0, NULL, &clip, &err) == MK_OK);
     float out[16];
     for (int k = 0; clip && k <= 8; k++) {
-        int64_t t = clip->duration_us * k / 8;
+        int64_t t = mk_track_clip_duration(clip) * k / 8;
         for (uint32_t tr = 0; tr < clip->track_count; tr++)
             if (clip->tracks[tr].path == MK_TRACK_WEIGHTS && clip->tracks[tr].components == 2) {
                 mk_track_sample(&clip->tracks[tr], t, out);

@@ -68,7 +68,7 @@ static void compare_pose(mk_gl_frames *g, const mk_frame_set *set, const mk_pose
     float *rp = calloc(n, 4), *rn = calloc(n, 4);
     mk_error err;
     CHECK(mk_gl_capture_pose(renderer, g, pose, gp, gn, &err) == MK_OK);
-    mk_pose_eval(set, pose, cp, cn);
+    CHECK(mk_pose_eval(set, pose, cp, cn, set->vertex_count, &err) == MK_OK);
     reference_pose(set, pose, rp, rn);
     char label[160];
     snprintf(label, sizeof label, "%s: positions vs mk_pose_eval", what);
@@ -237,7 +237,7 @@ static void test_crowd_capture_matches_cpu(void)
     float *cp = calloc(per, 4), *cn = calloc(per, 4), *rp = calloc(per, 4), *rn = calloc(per, 4);
     CHECK(mk_gl_capture_crowd(renderer, g, inst, N, gp, gn, &err) == MK_OK);
     for (uint32_t i = 0; i < N; i++) {
-        mk_blend_frames(set, fa[i], fb[i], w[i], cp, cn);
+        CHECK(mk_blend_frames(set, fa[i], fb[i], w[i], cp, cn, set->vertex_count, &err) == MK_OK);
         mk_pose pose = {2, {fa[i], fb[i]}, {1.0f - w[i], w[i]}};
         reference_pose(set, &pose, rp, rn);
         char label[96];

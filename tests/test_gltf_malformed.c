@@ -392,7 +392,8 @@ static void test_truncated_glb_every_prefix(void)
                 mk_morph_set *set = NULL;
                 if (mk_gltf_build_morph_set(g, m, 0, NULL, &set, &err) == MK_OK) {
                     float *out = (float *)malloc((size_t)set->vertex_count * 3 * sizeof(float));
-                    mk_morph_evaluate(set, NULL, out, NULL, NULL);
+                    CHECK(mk_morph_evaluate(set, NULL, out, NULL, NULL, set->vertex_count,
+                                            NULL) == MK_OK);
                     free(out);
                 }
                 mk_morph_set_destroy(set);

@@ -80,6 +80,7 @@ static void run(const mk_clip_set *set, int64_t max_piece, run_result *r)
                     piece = left;
             }
             mk_player_advance(&r->player, piece, &sink);
+            tp_log_flush(&r->log);
             left -= piece;
         }
     }

@@ -37,7 +37,7 @@ static void pos_at(const mk_clip_set *set, const mk_frame_set *fs, uint32_t clip
     for (uint32_t i = 0; i < pose.count; i++)
         w += pose.weights[i];
     CHECK_NEAR(w, 1.0, 1e-6);
-    mk_pose_eval(fs, &pose, out, NULL);
+    CHECK(mk_pose_eval(fs, &pose, out, NULL, fs->vertex_count, NULL) == MK_OK);
 }
 
 /* Left and right velocity (units per second) at time T, per axis. */
@@ -180,7 +180,7 @@ static void test_fallbacks(void)
     mk_player_advance(&p, 70 * MS, NULL); /* finished */
     mk_player_pose(&p, &pose);
     CHECK_EQ_INT(pose.count, 1);
-    mk_pose_eval(fs, &pose, q, NULL);
+    CHECK(mk_pose_eval(fs, &pose, q, NULL, fs->vertex_count, NULL) == MK_OK);
     CHECK(memcmp(q, mk_frame_set_positions(fs, 2), sizeof q) == 0);
     /* B: segment 1 -> 2 (frame 2 no-blend) ends the run: frame 2 repeated;
      * frame 2 is held (1 entry); frame 3 starts a run (3 repeated before) */

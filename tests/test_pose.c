@@ -45,7 +45,7 @@ static void check_pose(const mk_frame_set *fs, const mk_pose *pose)
     const uint32_t n = fs->vertex_count;
     float *pos = malloc(n * 12), *nrm = malloc(n * 12);
     double *rp = malloc(n * 24), *rn = malloc(n * 24);
-    mk_pose_eval(fs, pose, pos, nrm);
+    CHECK(mk_pose_eval(fs, pose, pos, nrm, fs->vertex_count, NULL) == MK_OK);
     reference(fs, pose, rp, rn);
     double ep = 0, en = 0;
     for (uint32_t i = 0; i < 3 * n; i++) {
@@ -80,18 +80,18 @@ static void test_linear_matches_blend_frames(void)
     mk_frame_set *fs = make_set(3, 50);
     float a[150], an[150], b[150], bn[150];
     mk_pose two = {2, {0, 2}, {1.0f - 0.375f, 0.375f}};
-    mk_pose_eval(fs, &two, a, an);
-    mk_blend_frames(fs, 0, 2, 0.375f, b, bn);
+    CHECK(mk_pose_eval(fs, &two, a, an, fs->vertex_count, NULL) == MK_OK);
+    CHECK(mk_blend_frames(fs, 0, 2, 0.375f, b, bn, fs->vertex_count, NULL) == MK_OK);
     CHECK(memcmp(a, b, sizeof a) == 0);
     CHECK(memcmp(an, bn, sizeof an) == 0);
     /* one entry: an exact copy of the frame's positions */
     mk_pose one = {1, {1}, {1.0f}};
-    mk_pose_eval(fs, &one, a, NULL);
+    CHECK(mk_pose_eval(fs, &one, a, NULL, fs->vertex_count, NULL) == MK_OK);
     CHECK(memcmp(a, mk_frame_set_positions(fs, 1), sizeof a) == 0);
     /* count 0 leaves the output alone */
     mk_pose none = {0, {0}, {0}};
     a[0] = 1234.0f;
-    mk_pose_eval(fs, &none, a, an);
+    CHECK(mk_pose_eval(fs, &none, a, an, fs->vertex_count, NULL) == MK_OK);
     CHECK(a[0] == 1234.0f);
     mk_frame_set_destroy(fs);
 }
@@ -100,20 +100,52 @@ static void test_normals_zero_and_unit(void)
 {
     mk_frame_set *fs = make_set(4, 1);
     const float up[3] = {0, 0, 1}, down[3] = {0, 0, -1}, side[3] = {1, 0, 0};
-    memcpy(mk_frame_set_normals(fs, 0), up, 12);
-    memcpy(mk_frame_set_normals(fs, 1), down, 12);
-    memcpy(mk_frame_set_normals(fs, 2), side, 12);
-    memcpy(mk_frame_set_normals(fs, 3), side, 12);
+    memcpy(mk_frame_set_normals_to_fill(fs, 0), up, 12);
+    memcpy(mk_frame_set_normals_to_fill(fs, 1), down, 12);
+    memcpy(mk_frame_set_normals_to_fill(fs, 2), side, 12);
+    memcpy(mk_frame_set_normals_to_fill(fs, 3), side, 12);
     float p[3], n[3];
     mk_pose cancel = {4, {0, 1, 2, 3}, {0.5f, 0.5f, 0.25f, -0.25f}}; /* sums to zero */
-    mk_pose_eval(fs, &cancel, p, n);
+    CHECK(mk_pose_eval(fs, &cancel, p, n, fs->vertex_count, NULL) == MK_OK);
     CHECK(n[0] == 0.0f && n[1] == 0.0f && n[2] == 0.0f);
     mk_pose tilt = {4, {0, 1, 2, 3}, {1.2f, -0.1f, 0.3f, -0.4f}};
-    mk_pose_eval(fs, &tilt, p, n);
+    CHECK(mk_pose_eval(fs, &tilt, p, n, fs->vertex_count, NULL) == MK_OK);
     CHECK_NEAR(n[0] * n[0] + n[1] * n[1] + n[2] * n[2], 1.0, 1e-6);
     CHECK(n[0] < 0 && n[2] > 0);
     mk_frame_set_destroy(fs);
 }
 
+/* Misuse is answered in every build type: an error and nothing written. */
+static void test_eval_rejects_misuse(void)
+{
+    mk_frame_set *fs = make_set(3, 5);
+    float p[15], n[15];
+    for (int i = 0; i < 15; i++)
+        p[i] = n[i] = 42.0f;
+    mk_error err;
+    const mk_pose bad_frame = {2, {0, 3}, {0.5f, 0.5f}};
+    const mk_pose bad_count = {3, {0, 1, 2}, {0.25f, 0.25f, 0.5f}};
+    const mk_pose big_count = {5, {0, 1, 2, 0}, {1, 0, 0, 0}};
+    const mk_pose nan_weight = {2, {0, 1}, {0.5f, NAN}};
+    const mk_pose inf_weight = {4, {0, 1, 2, 0}, {INFINITY, 0, 0, 0}};
+    const mk_pose ok = {1, {2}, {1.0f}};
+    CHECK(mk_pose_eval(fs, &bad_frame, p, n, 5, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(err.message, "frame 3");
+    CHECK(mk_pose_eval(fs, &bad_count, p, n, 5, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(err.message, "count 3");
+    CHECK(mk_pose_eval(fs, &big_count, p, n, 5, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_pose_eval(fs, &nan_weight, p, n, 5, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_pose_eval(fs, &inf_weight, p, n, 5, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_pose_eval(fs, &ok, p, n, 4, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_pose_eval(NULL, &ok, p, n, 5, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_pose_eval(fs, NULL, p, n, 5, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_pose_eval(fs, &ok, NULL, n, 5, NULL) == MK_ERR_INVALID_ARGUMENT);
+    for (int i = 0; i < 15; i++)
+        CHECK(p[i] == 42.0f && n[i] == 42.0f);
+    CHECK(mk_pose_eval(fs, &ok, p, n, 5, &err) == MK_OK);
+    CHECK(memcmp(p, mk_frame_set_positions(fs, 2), sizeof p) == 0);
+    mk_frame_set_destroy(fs);
+}
+
 MK_TEST_MAIN(MK_TEST(test_counts), MK_TEST(test_linear_matches_blend_frames),
-             MK_TEST(test_normals_zero_and_unit))
+             MK_TEST(test_normals_zero_and_unit), MK_TEST(test_eval_rejects_misuse))

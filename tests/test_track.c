@@ -45,7 +45,7 @@ static void test_step_weights(void)
     CHECK(o[0] == 0.25f && o[1] == 0.75f);
     mk_track_sample(t, 99000000, o);
     CHECK(o[0] == 0.25f && o[1] == 0.75f);
-    CHECK(c->duration_us == 3000000);
+    CHECK(mk_track_clip_duration(c) == 3000000);
     CHECK(c->output_count == 2);
     mk_track_clip_destroy(c);
 }
@@ -207,7 +207,7 @@ static void test_validate_and_create_errors(void)
     CHECK(mk_track_clip_validate(c, &err) == MK_OK);
     mk_track_clip_destroy(c);
     CHECK(mk_track_clip_create(NULL, 0, NULL, &c, &err) == MK_OK && c->track_count == 0);
-    CHECK(mk_track_clip_validate(c, &err) == MK_OK && c->duration_us == 0);
+    CHECK(mk_track_clip_validate(c, &err) == MK_OK && mk_track_clip_duration(c) == 0);
     mk_track_clip_state st;
     mk_track_clip_state_init(&st, c, true, NULL);
     mk_track_clip_state_advance(&st, 12345);
@@ -217,6 +217,52 @@ static void test_validate_and_create_errors(void)
     CHECK(strcmp(mk_track_path_name(MK_TRACK_WEIGHTS), "weights") == 0);
 }
 
+/* validate only reads: the whole block is byte-identical afterwards (it once
+ * stored the duration), and a looping clip whose validate was skipped still
+ * loops at its last key time. */
+static void test_validate_does_not_write_and_loop_needs_no_validate(void)
+{
+    mk_track_desc d[2] = {{MK_TRACK_WEIGHTS, MK_INTERPOLATION_LINEAR, 0, 2, 1},
+                          {MK_TRACK_SCALE, MK_INTERPOLATION_STEP, 0, 3, 3}};
+    mk_track_clip *c = NULL;
+    mk_error err;
+    CHECK(mk_track_clip_create(d, 2, NULL, &c, &err) == MK_OK);
+    if (!c)
+        return;
+    c->tracks[0].times_us[0] = 0;
+    c->tracks[0].times_us[1] = 2000000; /* 2 s: weight 0 -> 1 */
+    c->tracks[0].values[1] = 1.0f;
+    c->tracks[1].times_us[0] = 0;
+    c->tracks[1].times_us[1] = 1000;
+    c->tracks[1].times_us[2] = 1500000;
+    uint32_t cursors[2];
+    mk_track_clip_state st;
+    CHECK(mk_track_clip_state_init(&st, c, true, cursors) == MK_OK);
+    CHECK_EQ_INT(st.duration_us, 2000000);
+    CHECK(mk_track_clip_state_advance(&st, 5500000) == MK_OK); /* 2 loops + 1.5 s */
+    CHECK_EQ_INT(st.time_us, 1500000);
+    float out[4];
+    mk_track_clip_state_sample(&st, out);
+    CHECK(out[0] == 0.75f);
+    unsigned char *copy = malloc(c->byte_size);
+    memcpy(copy, c, c->byte_size);
+    CHECK(mk_track_clip_validate(c, &err) == MK_OK);
+    CHECK(memcmp(copy, c, c->byte_size) == 0);
+    free(copy);
+    CHECK_EQ_INT(mk_track_clip_duration(c), 2000000);
+    CHECK_EQ_INT(mk_track_clip_duration(NULL), 0);
+    /* misuse: an error and no change */
+    CHECK(mk_track_clip_state_advance(&st, -1) == MK_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(st.time_us, 1500000);
+    CHECK(mk_track_clip_state_advance(NULL, 1) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_track_clip_state_init(&st, c, true, NULL) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(st.clip == c && st.time_us == 1500000);
+    CHECK(mk_track_clip_state_init(NULL, c, true, cursors) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_track_clip_validate(NULL, &err) == MK_ERR_INVALID_ARGUMENT);
+    mk_track_clip_destroy(c);
+}
+
 MK_TEST_MAIN(MK_TEST(test_step_weights), MK_TEST(test_linear_weights), MK_TEST(test_cubic_weights),
              MK_TEST(test_rotation_slerp_and_cubic), MK_TEST(test_cursor_matches_search),
-             MK_TEST(test_state_loops_and_holds), MK_TEST(test_validate_and_create_errors))
+             MK_TEST(test_state_loops_and_holds), MK_TEST(test_validate_and_create_errors),
+             MK_TEST(test_validate_does_not_write_and_loop_needs_no_validate))

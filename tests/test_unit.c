@@ -258,7 +258,7 @@ static void test_reindexed_normals_blend(void)
     CHECK_EQ_INT(s->vertex_count, 6);
     CHECK(s->normals != NULL);
     float pos[18], nrm[18];
-    mk_blend_frames(s, 0, 1, 0.5f, pos, nrm);
+    CHECK(mk_blend_frames(s, 0, 1, 0.5f, pos, nrm, s->vertex_count, NULL) == MK_OK);
     /* second triangle's corners: normal halfway between (0,0,1) and
        (0,-1,1)/sqrt2, normalized: (0, -0.38268, 0.92388) */
     int checked = 0;

@@ -26,14 +26,23 @@
 extern "C" {
 #endif
 
+/* The raw stream kernels: `count` vertices are read from a and b and written
+ * to out, which must each hold count float3. They check nothing (like
+ * memcpy): the caller states the sizes. Use mk_blend_frames for checked
+ * access to a frame set. */
 MK_API void mk_blend_positions(float *out, const float *a, const float *b, float w, size_t count);
 MK_API void mk_blend_normals(float *out, const float *a, const float *b, float w, size_t count);
 
 /* Blends frames fa and fb of a set into out_positions and (when both the set
  * and out_normals have them) out_normals, vertex_count float3 each.
- * fa and fb must be < frame_count. */
-MK_API void mk_blend_frames(const mk_frame_set *set, uint32_t fa, uint32_t fb, float w,
-                            float *out_positions, float *out_normals);
+ * out_capacity is the number of vertices each output buffer holds (the one
+ * rule of the checked kernels: capacities count vertices, not floats).
+ * MK_ERR_INVALID_ARGUMENT, with nothing written, for a NULL set or
+ * out_positions, fa or fb >= frame_count, a non-finite w, or out_capacity
+ * below vertex_count. Checked once per call, in every build type. */
+MK_API mk_status mk_blend_frames(const mk_frame_set *set, uint32_t fa, uint32_t fb, float w,
+                                 float *out_positions, float *out_normals, size_t out_capacity,
+                                 mk_error *err);
 
 /* The name of the kernel variant in use ("avx", "sse2" or "scalar"). */
 MK_API const char *mk_blend_kernel_name(void);

@@ -50,19 +50,41 @@ MK_API mk_status mk_frame_set_create(const mk_frame_set_desc *desc, const mk_all
                                      mk_frame_set **out, mk_error *err);
 MK_API void mk_frame_set_destroy(mk_frame_set *set);
 
-/* Checks indices against vertex_count and every float for NaN/inf. */
+/* Checks indices against vertex_count and every float for NaN/inf.
+ * MK_ERR_INVALID_ARGUMENT for a NULL set. */
 MK_API mk_status mk_frame_set_validate(const mk_frame_set *set, mk_error *err);
 
-/* Frame f's positions (vertex_count float3). f must be < frame_count. */
-static inline float *mk_frame_set_positions(const mk_frame_set *set, uint32_t f)
+/* Frame f's positions (vertex_count float3), read-only: a built set is
+ * immutable. NULL when set is NULL or f >= frame_count. */
+static inline const float *mk_frame_set_positions(const mk_frame_set *set, uint32_t f)
 {
+    if (!set || f >= set->frame_count)
+        return (const float *)0;
     return set->positions + (size_t)f * set->vertex_count * 3u;
 }
 
-/* Frame f's normals, or NULL when the set has none. */
-static inline float *mk_frame_set_normals(const mk_frame_set *set, uint32_t f)
+/* Frame f's normals, or NULL when the set has none (or as above). */
+static inline const float *mk_frame_set_normals(const mk_frame_set *set, uint32_t f)
 {
-    return set->normals ? set->normals + (size_t)f * set->vertex_count * 3u : (float *)0;
+    if (!set || !set->normals || f >= set->frame_count)
+        return (const float *)0;
+    return set->normals + (size_t)f * set->vertex_count * 3u;
+}
+
+/* The same streams for the code that fills a new set (loaders, builders),
+ * before it is shared: the only way to get writable frame pointers. */
+static inline float *mk_frame_set_positions_to_fill(mk_frame_set *set, uint32_t f)
+{
+    if (!set || f >= set->frame_count)
+        return (float *)0;
+    return set->positions + (size_t)f * set->vertex_count * 3u;
+}
+
+static inline float *mk_frame_set_normals_to_fill(mk_frame_set *set, uint32_t f)
+{
+    if (!set || !set->normals || f >= set->frame_count)
+        return (float *)0;
+    return set->normals + (size_t)f * set->vertex_count * 3u;
 }
 
 #ifdef __cplusplus

@@ -12,10 +12,15 @@
  * kept.
  *
  * Deltas are decoded to float when the set is built (quantized glTF input is
- * dequantized once at load): evaluation is then one fused multiply-add per
- * component and needs no per-type branches. Dense deltas that are mostly zero
- * may be stored sparse by the builder; the result is the same bit for bit,
- * because adding w * 0 changes nothing.
+ * dequantized once at load): evaluation is then one multiply and one add per
+ * component and needs no per-type branches. Dense deltas that are mostly
+ * zero may be stored sparse by the builder; the result is the same bit for
+ * bit, because every vertex receives its additions in the order the targets
+ * are given whatever their storage, each rounded separately (the library is
+ * built as ISO C, where GCC does not contract a * b + c into an FMA), and
+ * adding w * 0 changes nothing. The one exception is the sign of an exact
+ * zero: a coordinate whose running sum is exactly 0 may end as -0 one way
+ * and +0 the other.
  *
  * Evaluation (glTF 2.0 §3.7.2.2):
  *     out = base + sum_i w_i * delta_i
@@ -100,22 +105,30 @@ MK_API mk_status mk_morph_set_create(const mk_morph_set_desc *desc, const mk_all
 MK_API void mk_morph_set_destroy(mk_morph_set *set);
 
 /* Checks sparse indices (in range, strictly increasing) and every float for
- * NaN/inf. The message names the target and attribute. */
+ * NaN/inf. The message names the target and attribute. MK_ERR_INVALID_ARGUMENT
+ * for a NULL set. */
 MK_API mk_status mk_morph_set_validate(const mk_morph_set *set, mk_error *err);
 
 /* Evaluates with one weight per target (target_count floats; NULL = the
  * set's default weights). out_positions (vertex_count * 3) is required;
  * out_normals (vertex_count * 3) and out_tangents (vertex_count * 4) may be
- * NULL, and are left untouched when the set lacks that attribute. Outputs
- * must not overlap the set's arrays. */
-MK_API void mk_morph_evaluate(const mk_morph_set *set, const float *weights, float *out_positions,
-                              float *out_normals, float *out_tangents);
+ * NULL, and are left untouched when the set lacks that attribute.
+ * out_capacity is the number of vertices each output buffer holds (3 floats
+ * each for positions and normals, 4 for tangents). Outputs must not overlap
+ * the set's arrays. MK_ERR_INVALID_ARGUMENT, with nothing written, for a
+ * NULL set or out_positions, a NaN or infinite weight, or out_capacity below
+ * vertex_count; checked once per call in every build type. */
+MK_API mk_status mk_morph_evaluate(const mk_morph_set *set, const float *weights,
+                                   float *out_positions, float *out_normals, float *out_tangents,
+                                   size_t out_capacity, mk_error *err);
 
-/* The same with a pose: `count` (target index, weight) pairs. Every index
- * must be < target_count; an index listed twice adds twice. */
-MK_API void mk_morph_evaluate_pose(const mk_morph_set *set, const uint32_t *targets,
-                                   const float *weights, size_t count, float *out_positions,
-                                   float *out_normals, float *out_tangents);
+/* The same with a pose: `count` (target index, weight) pairs, added in that
+ * order; an index listed twice adds twice. Also MK_ERR_INVALID_ARGUMENT for
+ * an index >= target_count, or NULL targets or weights with count > 0. */
+MK_API mk_status mk_morph_evaluate_pose(const mk_morph_set *set, const uint32_t *targets,
+                                        const float *weights, size_t count, float *out_positions,
+                                        float *out_normals, float *out_tangents,
+                                        size_t out_capacity, mk_error *err);
 
 #ifdef __cplusplus
 }

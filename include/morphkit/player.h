@@ -1,9 +1,12 @@
 /* morphkit/player.h - the per-instance frame-sequence player (anim layer).
  *
- * An mk_player is a plain struct the caller owns (64 bytes; one per unit
- * instance). It reads an immutable mk_clip_set and never allocates, locks or
- * does I/O. Time is integer microseconds; the state after advancing by a
- * total time T is the same however T is sliced into calls.
+ * An mk_player is a plain struct the caller owns (MK_PLAYER_SIZE = 56 bytes
+ * on 64-bit targets, checked when the library is built; one per unit
+ * instance, so players can live in arrays). Its fields are private: read it
+ * through the functions below, which stay when the layout changes. It reads
+ * an immutable mk_clip_set and never allocates, locks or does I/O. Time is
+ * integer microseconds; the state after advancing by a total time T is the
+ * same however T is sliced into calls.
  *
  * Rules (also in docs/player.md); clip time t runs within the current
  * frame k, whose duration is D_k:
@@ -30,6 +33,15 @@
  *    clip at once (at rest, or when finished), and by advance() for every
  *    boundary it crosses, in time order, however many frames or loops one
  *    call crosses. Pass a sink to receive them (NULL: not reported).
+ *  - Long advances skip whole cycles (a looping clip's loop, or a ring of
+ *    once clips whose `next` links come back) arithmetically, so one call
+ *    costs at most a walk through the frames of about two cycles (plus the
+ *    frames before the cycle), plus one step per 2^52 us of caller time,
+ *    whatever the time. The events of skipped cycles are reported once
+ *    each, in the cycle's order, with `repeat` = the number of cycles
+ *    skipped (every other report has repeat = 1): a sink that sums
+ *    `repeat` counts every occurrence. At most one such batch is reported
+ *    per 2^52 us (143 years) of caller time.
  *
  * Speed: a multiplier on the time given to advance, stored as a fixed-point
  * number with 16 fractional bits. The fraction of a microsecond left over by
@@ -55,8 +67,10 @@
  * (prev, k, k+1, after) with the Hermite basis weights, which sum to 1 and
  * may be negative; a repeated frame appears twice.
  *
- * Misuse (asserted): a NULL player, a clip id out of range, negative dt
- * (treated as 0 when asserts are off). */
+ * Misuse is checked in every build type: the calls that change a player
+ * return MK_ERR_INVALID_ARGUMENT and change nothing for a NULL player, a
+ * clip id out of range, a negative (or NaN) time step. They take no
+ * mk_error: each has one way to fail, named in its comment. */
 #ifndef MORPHKIT_PLAYER_H
 #define MORPHKIT_PLAYER_H
 
@@ -72,12 +86,17 @@ extern "C" {
 
 #define MK_PLAYER_SPEED_MAX 1024.0
 
+/* sizeof(mk_player) on 64-bit targets. */
+#define MK_PLAYER_SIZE 56
+
 /* One reported event. */
 typedef struct mk_player_event {
     uint32_t clip;    /* clip id */
     uint32_t frame;   /* clip-local frame that became current */
     uint32_t event;   /* index into the clip's events array */
     const char *name; /* the event's name (owned by the clip set) */
+    uint64_t repeat;  /* how many times it occurred: 1, or the number of whole
+                         cycles skipped by a long advance (see above) */
 } mk_player_event;
 
 typedef void (*mk_player_event_fn)(void *user, const mk_player_event *event);
@@ -101,7 +120,8 @@ typedef struct mk_event_buffer {
 
 MK_API void mk_event_buffer_push(void *buffer, const mk_player_event *event);
 
-/* Player state. Read it through the functions below; fields may change. */
+/* Player state. The fields are private (they may change in any version);
+ * only the size is public. Read a player through the functions below. */
 typedef struct mk_player {
     const mk_clip_set *clips;
     int64_t time_us;          /* clip time into the current frame, < duration_us */
@@ -117,36 +137,46 @@ typedef struct mk_player {
 } mk_player;
 
 /* Puts the player at rest (no clip, speed 1) over a clip set, which must
- * outlive it. Required before any other call; a player may be copied. */
-MK_API void mk_player_init(mk_player *player, const mk_clip_set *clips);
+ * outlive it. Required before any other call; a player may be copied.
+ * MK_ERR_INVALID_ARGUMENT for a NULL player or clip set. */
+MK_API mk_status mk_player_init(mk_player *player, const mk_clip_set *clips);
 
-/* Requests clip `clip` (< clip_count) following the rules above. sink may be
- * NULL; it receives the first frame's events when the clip starts at once. */
-MK_API void mk_player_play(mk_player *player, uint32_t clip, const mk_event_sink *sink);
+/* Requests clip `clip` following the rules above. sink may be NULL; it
+ * receives the first frame's events when the clip starts at once.
+ * MK_ERR_INVALID_ARGUMENT (nothing changes) for a NULL player or a clip id
+ * >= clip_count. */
+MK_API mk_status mk_player_play(mk_player *player, uint32_t clip, const mk_event_sink *sink);
 
-/* play() by exact name; returns false (and changes nothing) when the set has
- * no clip of that name. */
-MK_API bool mk_player_play_name(mk_player *player, const char *name, const mk_event_sink *sink);
+/* play() by exact name. MK_ERR_NOT_FOUND (nothing changes) when the set has
+ * no clip of that name; MK_ERR_INVALID_ARGUMENT for a NULL player or name. */
+MK_API mk_status mk_player_play_name(mk_player *player, const char *name,
+                                     const mk_event_sink *sink);
 
-/* Advances by dt_us microseconds of caller time (>= 0), scaled by the speed.
- * Reports the events of every frame that becomes current, in order. Cost is
- * O(1) while no frame boundary is crossed; crossing many loops with no sink
- * (or no events in the loop) skips whole loops arithmetically. */
-MK_API void mk_player_advance(mk_player *player, int64_t dt_us, const mk_event_sink *sink);
+/* Advances by dt_us microseconds of caller time, scaled by the speed.
+ * Reports the events of every frame that becomes current, in order. Cost:
+ * O(1) while no frame boundary is crossed, one step per boundary crossed,
+ * and whole cycles skipped (see above): a call of any length is bounded.
+ * MK_ERR_INVALID_ARGUMENT (nothing changes) for a NULL player or dt_us < 0. */
+MK_API mk_status mk_player_advance(mk_player *player, int64_t dt_us, const mk_event_sink *sink);
 
 /* advance() with seconds, rounded to the nearest microsecond per call.
  * Rounding happens per call: 60 calls of 1/60 s advance 60 x 16667 us. Keep
- * an integer microsecond clock when many calls must add up exactly. */
-MK_API void mk_player_advance_seconds(mk_player *player, double dt_s, const mk_event_sink *sink);
+ * an integer microsecond clock when many calls must add up exactly.
+ * MK_ERR_INVALID_ARGUMENT (nothing changes) for a negative or NaN dt_s. */
+MK_API mk_status mk_player_advance_seconds(mk_player *player, double dt_s,
+                                           const mk_event_sink *sink);
 
-/* Sets the speed multiplier (see above for clamping). */
-MK_API void mk_player_set_speed(mk_player *player, double speed);
+/* Sets the speed multiplier (see above for clamping; a clamp is not an
+ * error). MK_ERR_INVALID_ARGUMENT for a NULL player. */
+MK_API mk_status mk_player_set_speed(mk_player *player, double speed);
+/* The speed (0 for a NULL player). */
 MK_API double mk_player_speed(const mk_player *player);
 
 /* The pose to show now: count 0 at rest; 1 entry for a held frame (no-blend,
  * step, finished); 2 for linear ((F_k, 1 - w), (F_next, w)); 4 for smooth
- * (see above). Frames are frame-set indices. */
-MK_API void mk_player_pose(const mk_player *player, mk_pose *out);
+ * (see above). Frames are frame-set indices. MK_ERR_INVALID_ARGUMENT (out
+ * untouched) for a NULL player or out. */
+MK_API mk_status mk_player_pose(const mk_player *player, mk_pose *out);
 
 /* A snapshot of what the player shows, for tools and tests. */
 typedef struct mk_player_state {
@@ -161,12 +191,14 @@ typedef struct mk_player_state {
     int64_t duration_us;  /* the current frame's duration */
 } mk_player_state;
 
-MK_API void mk_player_get_state(const mk_player *player, mk_player_state *out);
+/* MK_ERR_INVALID_ARGUMENT (out untouched) for a NULL player or out. */
+MK_API mk_status mk_player_get_state(const mk_player *player, mk_player_state *out);
 
-/* Small accessors. */
-static inline uint32_t mk_player_clip(const mk_player *p) { return p->clip; }
-static inline uint32_t mk_player_frame(const mk_player *p) { return p->frame; }
-static inline uint32_t mk_player_pending(const mk_player *p) { return p->pending; }
+/* Small accessors (the fields are private). A NULL player reads as at rest:
+ * MK_NONE for the clip, frame and pending clip, false, 0. */
+MK_API uint32_t mk_player_clip(const mk_player *player);    /* MK_NONE at rest */
+MK_API uint32_t mk_player_frame(const mk_player *player);   /* clip-local; 0 at rest */
+MK_API uint32_t mk_player_pending(const mk_player *player); /* requested clip, or MK_NONE */
 MK_API bool mk_player_finished(const mk_player *player);
 /* The blend weight w (see mk_player_state.weight). */
 MK_API float mk_player_weight(const mk_player *player);

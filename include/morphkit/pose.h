@@ -36,7 +36,9 @@ typedef struct mk_pose {
     float weights[MK_POSE_MAX_ENTRIES];
 } mk_pose;
 
-/* Weighted sum of n float3 streams (n in 1..4) into out, count vertices.
+/* The raw stream kernels: weighted sum of n float3 streams (n in 1..4) into
+ * out, count vertices; every buffer holds count float3. They check nothing
+ * (like memcpy): n, the pointers and the sizes are the caller's promise.
  * out may alias one of the inputs only when n == 1 or n == 2 and out is that
  * input; otherwise the buffers must not overlap. */
 MK_API void mk_pose_blend_positions(float *out, const float *const *frames, const float *weights,
@@ -47,10 +49,14 @@ MK_API void mk_pose_blend_normals(float *out, const float *const *frames, const 
 
 /* Evaluates pose into out_positions and (when the set has normals and
  * out_normals is not NULL) out_normals, set->vertex_count float3 each.
- * pose->count must be 1..4 and every frame < set->frame_count (asserted).
- * A pose with count 0 leaves the outputs untouched. */
-MK_API void mk_pose_eval(const mk_frame_set *set, const mk_pose *pose, float *out_positions,
-                         float *out_normals);
+ * out_capacity is the number of vertices each output buffer holds.
+ * A pose with count 0 (nothing playing) writes nothing and returns MK_OK.
+ * MK_ERR_INVALID_ARGUMENT, with nothing written, for a NULL set, pose or
+ * out_positions, a count other than 0, 1, 2 or 4, a frame >= frame_count, a
+ * NaN or infinite weight, or out_capacity below vertex_count. Checked once
+ * per call in every build type; the per-vertex loops carry no checks. */
+MK_API mk_status mk_pose_eval(const mk_frame_set *set, const mk_pose *pose, float *out_positions,
+                              float *out_normals, size_t out_capacity, mk_error *err);
 
 #ifdef __cplusplus
 }

@@ -23,7 +23,8 @@
  * value holds (clamped). A track with one key is constant.
  *
  * A track clip (one allocation, immutable once filled, shareable between threads)
- * is a list of tracks; its duration is the largest last key time. Its
+ * is a list of tracks; its duration is the largest last key time
+ * (mk_track_clip_duration), computed from the keys, never stored. Its
  * sampled output is one float array: track i writes `components` floats
  * (4 for rotations) at value_offset[i]. */
 #ifndef MORPHKIT_TRACK_H
@@ -72,13 +73,12 @@ typedef struct mk_track_clip {
     uint32_t track_count;
     mk_track *tracks;
     uint32_t output_count; /* floats one full sample writes */
-    int64_t duration_us; /* largest last key time; set by mk_track_clip_validate */
     mk_allocator allocator;
     size_t byte_size;
 } mk_track_clip;
 
-/* Creates a clip with zeroed key times and values for the caller to fill,
- * then call mk_track_clip_validate (which also sets duration_us).
+/* Creates a clip with zeroed key times and values for the caller to fill;
+ * loaders then check it with mk_track_clip_validate.
  * MK_ERR_INVALID_ARGUMENT for a zero key or component count, a TRS track
  * with the wrong component count or an unknown path/interpolation;
  * MK_ERR_LIMIT on size overflow; MK_ERR_OUT_OF_MEMORY. track_count may be 0. */
@@ -88,9 +88,13 @@ MK_API mk_status mk_track_clip_create(const mk_track_desc *tracks, uint32_t trac
 MK_API void mk_track_clip_destroy(mk_track_clip *clip);
 
 /* Checks that key times are >= 0 and strictly increasing and that every
- * value is finite, and sets clip->duration_us. The message names the track
- * and key. Call once after filling. */
-MK_API mk_status mk_track_clip_validate(mk_track_clip *clip, mk_error *err);
+ * value is finite; changes nothing. The message names the track and key.
+ * MK_ERR_INVALID_ARGUMENT for a NULL clip. */
+MK_API mk_status mk_track_clip_validate(const mk_track_clip *clip, mk_error *err);
+
+/* The clip's duration: the largest last key time over its tracks (0 for no
+ * tracks; negative times count as 0). O(tracks); a NULL clip gives 0. */
+MK_API int64_t mk_track_clip_duration(const mk_track_clip *clip);
 
 /* Samples one track at time_us (any value; clamped to the key range) into
  * out (track->components floats). Binary search: O(log keys). */
@@ -107,23 +111,28 @@ MK_API void mk_track_sample_cursor(const mk_track *track, int64_t time_us, uint3
  * never allocates. */
 typedef struct mk_track_clip_state {
     const mk_track_clip *clip;
+    int64_t duration_us; /* mk_track_clip_duration(clip), taken at init */
     int64_t time_us; /* clip-local time, in [0, duration] (< duration when looping
                         with a positive duration) */
     bool looping; /* true: wrap at the duration; false: hold the end */
     uint32_t *cursors;
 } mk_track_clip_state;
 
-/* Starts the clip at time 0. cursors must hold clip->track_count values
- * (may be NULL when the clip has no tracks). */
-MK_API void mk_track_clip_state_init(mk_track_clip_state *state, const mk_track_clip *clip,
+/* Starts the clip at time 0 and takes its duration from the keys (so a
+ * filled clip plays right whether or not it was validated). cursors must
+ * hold clip->track_count values (may be NULL when the clip has no tracks).
+ * MK_ERR_INVALID_ARGUMENT (state unchanged) for a NULL state or clip, or
+ * NULL cursors for a clip with tracks. */
+MK_API mk_status mk_track_clip_state_init(mk_track_clip_state *state, const mk_track_clip *clip,
                                      bool looping, uint32_t *cursors);
 
 /* Moves to time_us (negative: 0; past the end: wraps or holds). */
 MK_API void mk_track_clip_state_set_time(mk_track_clip_state *state, int64_t time_us);
 
 /* Advances by dt_us >= 0. Many small steps end in the same state as one
- * large step of their sum. */
-MK_API void mk_track_clip_state_advance(mk_track_clip_state *state, int64_t dt_us);
+ * large step of their sum. MK_ERR_INVALID_ARGUMENT (state unchanged) for a
+ * negative dt_us or a NULL state. */
+MK_API mk_status mk_track_clip_state_advance(mk_track_clip_state *state, int64_t dt_us);
 
 /* Samples every track at the current time into out (clip->output_count
  * floats, track i at tracks[i].value_offset). */

@@ -1,5 +1,4 @@
 /* Keyframe tracks, clips and clip playback (see morphkit/track.h). */
-#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -90,9 +89,10 @@ void mk_track_clip_destroy(mk_track_clip *clip)
     mk_free(&a, clip, clip->byte_size);
 }
 
-mk_status mk_track_clip_validate(mk_track_clip *clip, mk_error *err)
+mk_status mk_track_clip_validate(const mk_track_clip *clip, mk_error *err)
 {
-    int64_t duration = 0;
+    if (!clip)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0, "track clip: NULL clip");
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const mk_track *t = &clip->tracks[i];
         for (uint32_t k = 0; k < t->key_count; k++) {
@@ -108,11 +108,19 @@ mk_status mk_track_clip_validate(mk_track_clip *clip, mk_error *err)
             if (!isfinite(t->values[v]))
                 return mk_error_set(err, MK_ERR_RANGE, NULL, 0,
                                     "tracks[%u]: value %zu is NaN or infinite", i, v);
+    }
+    return MK_OK;
+}
+
+int64_t mk_track_clip_duration(const mk_track_clip *clip)
+{
+    int64_t duration = 0;
+    for (uint32_t i = 0; clip && i < clip->track_count; i++) {
+        const mk_track *t = &clip->tracks[i];
         if (t->times_us[t->key_count - 1] > duration)
             duration = t->times_us[t->key_count - 1];
     }
-    clip->duration_us = duration;
-    return MK_OK;
+    return duration;
 }
 
 /* Largest k in [lo, hi) with times[k] <= t, given times[lo] <= t. */
@@ -232,21 +240,24 @@ void mk_track_sample_cursor(const mk_track *track, int64_t time_us, uint32_t *cu
     sample_at(track, time_us, k, out);
 }
 
-void mk_track_clip_state_init(mk_track_clip_state *state, const mk_track_clip *clip, bool looping,
-                              uint32_t *cursors)
+mk_status mk_track_clip_state_init(mk_track_clip_state *state, const mk_track_clip *clip,
+                                   bool looping, uint32_t *cursors)
 {
-    assert(state && clip && (cursors || clip->track_count == 0));
+    if (!state || !clip || (!cursors && clip->track_count))
+        return MK_ERR_INVALID_ARGUMENT;
     state->clip = clip;
+    state->duration_us = mk_track_clip_duration(clip);
     state->time_us = 0;
     state->looping = looping;
     state->cursors = cursors;
     if (cursors)
         memset(cursors, 0, clip->track_count * sizeof(uint32_t));
+    return MK_OK;
 }
 
 void mk_track_clip_state_set_time(mk_track_clip_state *state, int64_t time_us)
 {
-    int64_t d = state->clip->duration_us;
+    int64_t d = state->duration_us;
     if (time_us < 0)
         time_us = 0;
     if (state->looping && d > 0)
@@ -256,15 +267,17 @@ void mk_track_clip_state_set_time(mk_track_clip_state *state, int64_t time_us)
     state->time_us = time_us;
 }
 
-void mk_track_clip_state_advance(mk_track_clip_state *state, int64_t dt_us)
+mk_status mk_track_clip_state_advance(mk_track_clip_state *state, int64_t dt_us)
 {
-    assert(dt_us >= 0);
-    int64_t d = state->clip->duration_us;
+    if (!state || dt_us < 0)
+        return MK_ERR_INVALID_ARGUMENT;
+    int64_t d = state->duration_us;
     if (state->looping && d > 0)
         dt_us %= d; /* keeps time + dt far from int64 overflow */
     else if (dt_us > d)
         dt_us = d;
     mk_track_clip_state_set_time(state, state->time_us + dt_us);
+    return MK_OK;
 }
 
 void mk_track_clip_state_sample(mk_track_clip_state *state, float *out)

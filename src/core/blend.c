@@ -161,14 +161,30 @@ void mk_blend_normals(float *out, const float *a, const float *b, float w, size_
 #endif
 }
 
-void mk_blend_frames(const mk_frame_set *set, uint32_t fa, uint32_t fb, float w,
-                     float *out_positions, float *out_normals)
+mk_status mk_blend_frames(const mk_frame_set *set, uint32_t fa, uint32_t fb, float w,
+                          float *out_positions, float *out_normals, size_t out_capacity,
+                          mk_error *err)
 {
+    if (!set || !out_positions)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "blend frames: NULL frame set or output");
+    if (fa >= set->frame_count || fb >= set->frame_count)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "blend frames: frame %u or %u is not below the frame count %u", fa,
+                            fb, set->frame_count);
+    if (!isfinite(w))
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "blend frames: the weight is NaN or infinite");
+    if (out_capacity < set->vertex_count)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "blend frames: output holds %zu vertices, the set has %u",
+                            out_capacity, set->vertex_count);
     mk_blend_positions(out_positions, mk_frame_set_positions(set, fa),
                        mk_frame_set_positions(set, fb), w, set->vertex_count);
     if (set->normals && out_normals)
         mk_blend_normals(out_normals, mk_frame_set_normals(set, fa), mk_frame_set_normals(set, fb),
                          w, set->vertex_count);
+    return MK_OK;
 }
 
 const char *mk_blend_kernel_name(void)

@@ -95,6 +95,8 @@ void mk_frame_set_destroy(mk_frame_set *s)
 
 mk_status mk_frame_set_validate(const mk_frame_set *s, mk_error *err)
 {
+    if (!s)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0, "frame set: NULL set");
     size_t n = (size_t)s->frame_count * s->vertex_count * 3;
     mk_status st = check_indices(s->indices, s->index_count, s->vertex_count, err);
     if (st == MK_OK)

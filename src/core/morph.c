@@ -1,5 +1,4 @@
 /* Morph target sets and their evaluation (see morphkit/morph.h). */
-#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -122,6 +121,8 @@ static bool all_finite(const float *p, size_t n)
 mk_status mk_morph_set_validate(const mk_morph_set *set, mk_error *err)
 {
     static const char *const names[] = {"POSITION", "NORMAL", "TANGENT"};
+    if (!set)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0, "morph set: NULL set");
     size_t vc = set->vertex_count;
     if (!all_finite(set->base_positions, vc * 3) ||
         (set->base_normals && !all_finite(set->base_normals, vc * 3)) ||
@@ -199,25 +200,43 @@ static void normalize3(float *p, size_t count, size_t stride)
     }
 }
 
-/* out = src + sum of up to 4 weighted dense float3 streams, one pass (n =
+/* out = src + sum of k (1..4) weighted dense float3 streams, one pass (n =
  * 3 * vertices floats). Fusing the targets reads each output once instead
- * of once per target. */
+ * of once per target. The sum is evaluated left to right, so it rounds
+ * exactly like k separate `out += w * delta` passes in the same order
+ * (the sparse path): that is what makes dense and sparse storage agree.
+ * No padding terms: w * 0 could turn a -0 into +0. */
 static void fused_sum(float *out, const float *src, const float *const *d, const float *w,
                       uint32_t k, size_t n)
 {
     /* no restrict: out may be src (later groups); the compiler checks
      * overlap once per call and runs the vector loop */
-    const float *d0 = d[0];
-    const float *d1 = k > 1 ? d[1] : d[0];
-    const float *d2 = k > 2 ? d[2] : d[0];
-    const float *d3 = k > 3 ? d[3] : d[0];
-    float w0 = w[0], w1 = k > 1 ? w[1] : 0.0f, w2 = k > 2 ? w[2] : 0.0f, w3 = k > 3 ? w[3] : 0.0f;
-    for (size_t i = 0; i < n; i++)
-        out[i] = src[i] + w0 * d0[i] + w1 * d1[i] + w2 * d2[i] + w3 * d3[i];
+    const float *d0 = d[0], *d1 = d[k > 1 ? 1 : 0], *d2 = d[k > 2 ? 2 : 0], *d3 = d[k > 3 ? 3 : 0];
+    const float w0 = w[0], w1 = w[k > 1 ? 1 : 0], w2 = w[k > 2 ? 2 : 0], w3 = w[k > 3 ? 3 : 0];
+    switch (k) {
+    case 1:
+        for (size_t i = 0; i < n; i++)
+            out[i] = src[i] + w0 * d0[i];
+        break;
+    case 2:
+        for (size_t i = 0; i < n; i++)
+            out[i] = src[i] + w0 * d0[i] + w1 * d1[i];
+        break;
+    case 3:
+        for (size_t i = 0; i < n; i++)
+            out[i] = src[i] + w0 * d0[i] + w1 * d1[i] + w2 * d2[i];
+        break;
+    default:
+        for (size_t i = 0; i < n; i++)
+            out[i] = src[i] + w0 * d0[i] + w1 * d1[i] + w2 * d2[i] + w3 * d3[i];
+        break;
+    }
 }
 
 /* One packed float3 attribute (positions or normals): base plus every
- * active target's delta, dense ones fused 4 at a time, sparse ones after. */
+ * active target's delta in the order given. Runs of dense deltas are fused
+ * up to 4 at a time; a sparse delta first flushes the run, so every vertex
+ * sees its additions in target order whatever the storage. */
 static void accumulate3(const mk_morph_set *set, int attribute, const float *base,
                         const uint32_t *targets, const float *weights, size_t count, float *out)
 {
@@ -225,35 +244,37 @@ static void accumulate3(const mk_morph_set *set, int attribute, const float *bas
     const float *dense[4];
     float dw[4];
     uint32_t k = 0;
-    bool started = false;
+    bool started = false; /* out holds base plus what was added so far */
     for (size_t i = 0; i < count; i++) {
         float w = weights[i];
         if (w == 0.0f)
             continue; /* inactive targets cost nothing */
         uint32_t t = targets ? targets[i] : (uint32_t)i;
-        assert(t < set->target_count);
         const mk_morph_delta *d = &set->targets[t].delta[attribute];
-        if (!d->entry_count || d->indices)
-            continue; /* absent, or sparse (below) */
-        dense[k] = d->values;
-        dw[k++] = w;
-        if (k == 4) {
+        if (!d->entry_count)
+            continue; /* absent */
+        if (!d->indices) {
+            dense[k] = d->values;
+            dw[k++] = w;
+            if (k < 4)
+                continue;
+        }
+        if (k) {
             fused_sum(out, started ? out : base, dense, dw, k, n);
             started = true;
             k = 0;
+        }
+        if (d->indices) {
+            if (!started)
+                memcpy(out, base, n * sizeof(float));
+            started = true;
+            add_delta(out, 3, d, w);
         }
     }
     if (k)
         fused_sum(out, started ? out : base, dense, dw, k, n);
     else if (!started)
         memcpy(out, base, n * sizeof(float));
-    for (size_t i = 0; i < count; i++) {
-        float w = weights[i];
-        uint32_t t = targets ? targets[i] : (uint32_t)i;
-        const mk_morph_delta *d = &set->targets[t].delta[attribute];
-        if (w != 0.0f && d->entry_count && d->indices)
-            add_delta(out, 3, d, w);
-    }
 }
 
 static void evaluate(const mk_morph_set *set, const uint32_t *targets, const float *weights,
@@ -285,18 +306,56 @@ static void evaluate(const mk_morph_set *set, const uint32_t *targets, const flo
         normalize3(tan, vc, 4); /* w (handedness) is left as the base had it */
 }
 
-void mk_morph_evaluate(const mk_morph_set *set, const float *weights, float *out_positions,
-                       float *out_normals, float *out_tangents)
+/* The once-per-call checks shared by both entry points; nothing is written
+ * when they fail. */
+static mk_status check_call(const mk_morph_set *set, const uint32_t *targets,
+                            const float *weights, size_t count, const float *out_positions,
+                            size_t out_capacity, mk_error *err)
 {
-    assert(set && out_positions);
-    evaluate(set, NULL, weights ? weights : set->default_weights, set->target_count, out_positions,
-             out_normals, out_tangents);
+    if (!set || !out_positions || (count && !weights))
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "morph evaluate: NULL set, output or weights");
+    if (out_capacity < set->vertex_count)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "morph evaluate: output holds %zu vertices, the set has %u",
+                            out_capacity, set->vertex_count);
+    for (size_t i = 0; i < count; i++) {
+        if (targets && targets[i] >= set->target_count)
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                "morph evaluate: entry %zu names target %u, the set has %u", i,
+                                targets[i], set->target_count);
+        if (!isfinite(weights[i]))
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                "morph evaluate: weight %zu is NaN or infinite", i);
+    }
+    return MK_OK;
 }
 
-void mk_morph_evaluate_pose(const mk_morph_set *set, const uint32_t *targets, const float *weights,
-                            size_t count, float *out_positions, float *out_normals,
-                            float *out_tangents)
+mk_status mk_morph_evaluate(const mk_morph_set *set, const float *weights, float *out_positions,
+                            float *out_normals, float *out_tangents, size_t out_capacity,
+                            mk_error *err)
 {
-    assert(set && out_positions && (count == 0 || (targets && weights)));
+    if (set && !weights)
+        weights = set->default_weights;
+    mk_status s = check_call(set, NULL, weights, set ? set->target_count : 0, out_positions,
+                             out_capacity, err);
+    if (s != MK_OK)
+        return s;
+    evaluate(set, NULL, weights, set->target_count, out_positions, out_normals, out_tangents);
+    return MK_OK;
+}
+
+mk_status mk_morph_evaluate_pose(const mk_morph_set *set, const uint32_t *targets,
+                                 const float *weights, size_t count, float *out_positions,
+                                 float *out_normals, float *out_tangents, size_t out_capacity,
+                                 mk_error *err)
+{
+    if (count && !targets)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "morph evaluate: NULL target list");
+    mk_status s = check_call(set, targets, weights, count, out_positions, out_capacity, err);
+    if (s != MK_OK)
+        return s;
     evaluate(set, targets, weights, count, out_positions, out_normals, out_tangents);
+    return MK_OK;
 }

@@ -147,20 +147,36 @@ void mk_pose_blend_normals(float *out, const float *const *frames, const float *
     SUM4_NORMALS(out, f[0], f[1], f[2], f[3], w, count);
 }
 
-void mk_pose_eval(const mk_frame_set *set, const mk_pose *pose, float *out_positions,
-                  float *out_normals)
+mk_status mk_pose_eval(const mk_frame_set *set, const mk_pose *pose, float *out_positions,
+                       float *out_normals, size_t out_capacity, mk_error *err)
 {
-    assert(set && pose && out_positions);
-    assert(pose->count <= MK_POSE_MAX_ENTRIES);
-    if (pose->count == 0)
-        return;
+    if (!set || !pose || !out_positions)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "pose eval: NULL frame set, pose or output");
+    const uint32_t n = pose->count;
+    if (n != 0 && n != 1 && n != 2 && n != 4)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "pose eval: pose count %u is not 0, 1, 2 or 4", n);
+    if (out_capacity < set->vertex_count)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "pose eval: output holds %zu vertices, the set has %u", out_capacity,
+                            set->vertex_count);
     const float *pos[MK_POSE_MAX_ENTRIES], *nrm[MK_POSE_MAX_ENTRIES];
-    for (uint32_t i = 0; i < pose->count; i++) {
-        assert(pose->frames[i] < set->frame_count);
+    for (uint32_t i = 0; i < n; i++) {
+        if (pose->frames[i] >= set->frame_count)
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                "pose eval: entry %u names frame %u, the set has %u", i,
+                                pose->frames[i], set->frame_count);
+        if (!isfinite(pose->weights[i]))
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                "pose eval: entry %u has a NaN or infinite weight", i);
         pos[i] = mk_frame_set_positions(set, pose->frames[i]);
         nrm[i] = mk_frame_set_normals(set, pose->frames[i]);
     }
-    mk_pose_blend_positions(out_positions, pos, pose->weights, pose->count, set->vertex_count);
+    if (n == 0)
+        return MK_OK;
+    mk_pose_blend_positions(out_positions, pos, pose->weights, n, set->vertex_count);
     if (set->normals && out_normals)
-        mk_pose_blend_normals(out_normals, nrm, pose->weights, pose->count, set->vertex_count);
+        mk_pose_blend_normals(out_normals, nrm, pose->weights, n, set->vertex_count);
+    return MK_OK;
 }

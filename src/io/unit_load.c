@@ -166,11 +166,11 @@ static mk_status build_frame_set(const mk_unit_build *b, mk_unit *u, mk_error *e
                    2 * sizeof(float));
         for (uint32_t f = 0; f < frames; f++) {
             const mk_obj *o = b->objs[f];
-            memcpy(mk_frame_set_positions(s, f) + 3 * (size_t)v,
+            memcpy(mk_frame_set_positions_to_fill(s, f) + 3 * (size_t)v,
                    o->positions + 3 * (size_t)ref->corner_position[c], 3 * sizeof(float));
             if (s->normals) {
                 const uint32_t *map = b->corner_map[f];
-                float *n = mk_frame_set_normals(s, f) + 3 * (size_t)v;
+                float *n = mk_frame_set_normals_to_fill(s, f) + 3 * (size_t)v;
                 memcpy(n, o->normals + 3 * (size_t)o->corner_normal[map ? map[c] : c],
                        3 * sizeof(float));
                 normalize3(n);
@@ -184,7 +184,7 @@ static mk_status build_frame_set(const mk_unit_build *b, mk_unit *u, mk_error *e
             continue;
         u->source_index[v] = i;
         for (uint32_t f = 0; f < frames; f++)
-            memcpy(mk_frame_set_positions(s, f) + 3 * (size_t)v,
+            memcpy(mk_frame_set_positions_to_fill(s, f) + 3 * (size_t)v,
                    b->objs[f]->positions + 3 * (size_t)i, 3 * sizeof(float));
         v++;
     }

@@ -16,7 +16,8 @@ static void exercise_morphs(const mk_gltf *g)
             size_t n = (size_t)set->vertex_count;
             float *out = malloc(n * 10 * sizeof(float));
             if (out)
-                mk_morph_evaluate(set, NULL, out, out + 3 * n, out + 6 * n);
+                mk_morph_evaluate(set, NULL, out, out + 3 * n, out + 6 * n, set->vertex_count,
+                                  NULL);
             free(out);
             mk_morph_set_destroy(set);
         }

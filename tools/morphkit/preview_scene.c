@@ -372,7 +372,7 @@ void mk_preview_set_anim(mk_preview *s, uint32_t a)
 int64_t mk_preview_length_us(const mk_preview *s)
 {
     int64_t len = s->unit ? s->clips->clips[s->anim].length_us
-                          : (s->track_clip ? s->track_clip->duration_us : 0);
+                          : (s->track_clip ? mk_track_clip_duration(s->track_clip) : 0);
     return len > 0 ? len : 1000000;
 }
 
@@ -408,7 +408,7 @@ void mk_preview_seek(mk_preview *s, int64_t t)
         update_world(s);
         return;
     }
-    int64_t len = s->track_clip->duration_us;
+    int64_t len = mk_track_clip_duration(s->track_clip);
     /* Loop: one run is [0, len]; later times wrap. */
     int64_t local = t <= len ? t : (len > 0 ? t % len : 0);
     for (uint32_t k = 0; k < s->track_clip->track_count; k++) {
@@ -510,7 +510,8 @@ void mk_preview_bounds(const mk_preview *s, float center[3], float *radius)
                 float *pos = malloc((size_t)set->vertex_count * 3 * sizeof(float));
                 if (!pos)
                     continue;
-                mk_morph_evaluate(set, s->weights + s->weight_offset[d], pos, NULL, NULL);
+                mk_morph_evaluate(set, s->weights + s->weight_offset[d], pos, NULL, NULL,
+                                  set->vertex_count, NULL);
                 for (uint32_t v = 0; v < set->vertex_count; v++)
                     grow(lo, hi, pos + 3 * v, s->draws[d].world);
                 free(pos);

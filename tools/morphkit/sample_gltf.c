@@ -173,7 +173,8 @@ static void print_json_entry(const gltf_sampler *s, const gltf_entry *e, bool fi
     print_name(g->nodes[e->node].name);
     printf(", \"weights\": [");
     print_floats(w, m->target_count);
-    mk_morph_evaluate(set, m->target_count ? w : NULL, s->pos, s->nrm, s->tan);
+    mk_morph_evaluate(set, m->target_count ? w : NULL, s->pos, s->nrm, s->tan, set->vertex_count,
+                      NULL);
     printf("],\n     \"positions\": [");
     print_floats(s->pos, (size_t)set->vertex_count * 3);
     printf("]");

@@ -78,7 +78,7 @@ static void print_json_sample(const unit_sampler *s, const mk_sample_args *a, ui
     }
     printf("], \"weights\": [");
     print_floats(pose->weights, pose->count);
-    mk_pose_eval(u->frames, pose, render_pos, render_nrm);
+    mk_pose_eval(u->frames, pose, render_pos, render_nrm, u->frames->vertex_count, NULL);
     mk_unit_to_source_order(u, render_pos, out);
     printf("],\n    \"positions\": [");
     print_floats(out, 3 * u->position_count);
