@@ -20,9 +20,8 @@ cat "$headers"/*.h | grep -E '^[[:space:]]*MK_API[[:space:]]' | sed 's/(.*//' |
 
 : >"$tmp/all"
 for lib in "$@"; do
-    # Global defined symbols: uppercase type letters other than U/w/v (weak
-    # and undefined ones come from the toolchain, e.g. sanitizer hooks).
-    "$nm" -g --defined-only "$lib" | awk 'NF == 3 && $2 ~ /^[A-TVX-Z]$/ && $2 != "U" { print $3 }' |
+    # Global defined symbols: uppercase type letters (weak ones included).
+    "$nm" -g --defined-only "$lib" | awk 'NF == 3 && $2 ~ /^[A-Z]$/ && $2 != "U" { print $3 }' |
         grep -vE '^(_init|_fini|_edata|_end|__bss_start)$' | sort -u >"$tmp/exported"
     bad=$(grep -vxF -f "$tmp/declared" "$tmp/exported" || true)
     if [ -n "$bad" ]; then
