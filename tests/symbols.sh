@@ -13,9 +13,19 @@ nm=$1; headers=$2; shift 2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 status=0
 
-# Public declarations: "MK_API type name(" with the name right before '('.
-cat "$headers"/*.h | grep -E '^[[:space:]]*MK_API[[:space:]]' | sed 's/(.*//' |
-    grep -oE '[A-Za-z_][A-Za-z0-9_]*[[:space:]]*$' | tr -d ' \t' | sort -u >"$tmp/declared"
+# Public declarations: the word before the first '(' of each MK_API
+# declaration (a function), or before ';', '[' or '=' (a variable); a
+# declaration may span lines.
+cat "$headers"/*.h | awk '
+/^[[:space:]]*MK_API[[:space:]]/ {
+    buf = $0
+    while (buf !~ /[(;]/ && (getline line) > 0)
+        buf = buf " " line
+    sub(/[(;=\[].*/, "", buf)
+    n = split(buf, w, /[^A-Za-z0-9_]+/)
+    for (i = n; i > 0; i--)
+        if (w[i] != "") { print w[i]; break }
+}' | sort -u >"$tmp/declared"
 [ -s "$tmp/declared" ] || { echo "symbols: no MK_API declaration found in $headers"; exit 1; }
 
 : >"$tmp/all"
