@@ -1,10 +1,13 @@
 #!/bin/sh
 # The one list of Debian packages morphkit needs; installs the missing ones
-# (as root, or through sudo). Used by `make demo` and `make test`.
+# (as root, or through sudo). Used by `make deps`, `make demo`, `make test`
+# and `make fuzz`, never by `make build` or cmake. clang and its runtime
+# libraries (libclang-rt-dev: libFuzzer, sanitizers) are for CI's clang
+# build and the fuzz targets only.
 set -e
 PACKAGES="build-essential cmake pkg-config libjsmn-dev libtinyobjloader-dev libtinygltf-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libglfw3-dev libpng-dev libgif-dev
-  glslang-tools xvfb xauth"
+  glslang-tools xvfb xauth clang libclang-rt-dev"
 
 missing=""
 for p in $PACKAGES; do

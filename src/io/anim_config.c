@@ -139,7 +139,7 @@ static bool parse_whole(const char *s, long long max, long long *out)
 
 static bool parse_ms(parser *ps, int line, const char *word, int64_t *out_us, bool *ok)
 {
-    long long v;
+    long long v = 0; /* set by parse_whole on success; gcc -Os cannot see that */
     *ok = parse_whole(word, MAX_MS, &v) && v >= 1;
     if (!*ok)
         return fail(ps, line, MK_ERR_PARSE,

@@ -287,7 +287,7 @@ mk_status mk_gltf_json_uint(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const
         *out = def;
         return MK_OK;
     }
-    double d;
+    double d = 0.0; /* json_integer sets it on MK_OK; gcc -O2 cannot see that */
     mk_status s = json_integer(c, v, path, key, 4294967295.0, &d);
     if (s == MK_OK)
         *out = (uint32_t)d;
@@ -309,7 +309,7 @@ mk_status mk_gltf_json_size(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const
     double limit = 9007199254740992.0;
     if ((double)SIZE_MAX < limit)
         limit = (double)SIZE_MAX;
-    double d;
+    double d = 0.0; /* json_integer sets it on MK_OK; gcc -O2 cannot see that */
     mk_status s = json_integer(c, v, path, key, limit, &d);
     if (s == MK_OK)
         *out = (size_t)d;

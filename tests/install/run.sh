@@ -1,23 +1,55 @@
 #!/bin/bash
-# Installs the build tree into a scratch prefix, then builds one tiny program
-# against it twice: with find_package(morphkit) and with pkg-config.
+# usage: run.sh BUILD_DIR WORK_DIR "LIBRARIES"
+# Installs the build tree into a scratch prefix, then builds one tiny
+# consumer per installed library (LIBRARIES: morphkit, morphkit_assets,
+# morphkit_gl) twice: with find_package(morphkit) (shared and static
+# targets) and with pkg-config (morphkit.pc, morphkit_assets.pc,
+# morphkit_gl.pc). Each consumer links its own library alone (and what
+# that library requires), never more.
 set -euo pipefail
-build=$1; work=$2
+build=$1; work=$2; libs=${3:-morphkit morphkit_assets morphkit_gl}
+libs=${libs//;/ }
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"; mkdir -p "$work"
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
-test -x "$prefix/bin/morphkit"
-"$prefix/bin/morphkit" --version
+if [ -e "$build/morphkit" ]; then
+    test -x "$prefix/bin/morphkit"
+    "$prefix/bin/morphkit" --version
+fi
 
-cmake -S "$here/consumer" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+comp_of() { local c=${1#morphkit}; c=${c#_}; echo "${c:-runtime}"; }
+
+cmake -S "$here/consumer" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
+      -DMK_CONSUMERS="${libs// /;}" >/dev/null
 cmake --build "$work/cmake-build" >/dev/null
-"$work/cmake-build/consumer_shared" | grep -q "morphkit consumer ok"
-"$work/cmake-build/consumer_static" | grep -q "morphkit consumer ok"
+for lib in $libs; do
+    c=$(comp_of "$lib")
+    "$work/cmake-build/consumer_${c}_shared" | grep -q "morphkit consumer ok"
+    "$work/cmake-build/consumer_${c}_static" | grep -q "morphkit consumer ok"
+    # The shared consumer needs its own library, the static one none of ours.
+    ldd "$work/cmake-build/consumer_${c}_shared" | grep -q "lib${lib}\.so"
+    if ldd "$work/cmake-build/consumer_${c}_static" | grep -q "libmorphkit"; then
+        echo "consumer_${c}_static links a shared morphkit library"; exit 1
+    fi
+    echo "cmake consumer $lib ok"
+done
 
-libdir=$(dirname "$(find "$prefix" -name morphkit.pc | head -n1)")
-export PKG_CONFIG_PATH=$libdir
-cc -std=c11 -Wall -Wextra -Wpedantic -Werror "$here/consumer/consumer.c" -o "$work/consumer_pc" \
-   $(pkg-config --cflags --libs morphkit)
-LD_LIBRARY_PATH=$(pkg-config --variable=libdir morphkit) "$work/consumer_pc" | grep -q "morphkit consumer ok"
+pcdir=$(dirname "$(find "$prefix" -name morphkit.pc | head -n1)")
+export PKG_CONFIG_PATH=$pcdir
+for lib in $libs; do
+    c=$(comp_of "$lib")
+    test -f "$pcdir/$lib.pc"
+    cc -std=c11 -Wall -Wextra -Wpedantic -Werror "$here/consumer/consumer_$c.c" \
+       -o "$work/consumer_${c}_pc" $(pkg-config --cflags --libs "$lib")
+    LD_LIBRARY_PATH=$(pkg-config --variable=libdir "$lib") "$work/consumer_${c}_pc" |
+        grep -q "morphkit consumer ok"
+    # Static linking through pkg-config --static (the .a files only).
+    cc -std=c11 -Wall -Wextra -Wpedantic -Werror "$here/consumer/consumer_$c.c" \
+       -o "$work/consumer_${c}_pc_static" $(pkg-config --cflags "$lib") \
+       -Wl,-Bstatic $(pkg-config --libs-only-L --libs-only-l "$lib" | sed 's/-lepoxy//') \
+       -Wl,-Bdynamic $(pkg-config --static --libs "$lib" | grep -o -- '-lepoxy') -lm
+    "$work/consumer_${c}_pc_static" | grep -q "morphkit consumer ok"
+    echo "pkg-config consumer $lib ok"
+done
 echo "install consumer ok"

@@ -1,14 +1,28 @@
-/* morphkit: dispatch to the subcommands. */
+/* morphkit: dispatch to the subcommands. Built without the GL layer
+ * (MK_TOOL_GL=0), preview and view are listed as unavailable and answer
+ * with exit code 2 (cmd_nogl.c). */
 #include <string.h>
 
 #include "cli.h"
+
+#ifndef MK_TOOL_GL
+#define MK_TOOL_GL 1
+#endif
+
+#if MK_TOOL_GL
+#define MK_GL_SUMMARY(text) text
+#else
+#define MK_GL_SUMMARY(text) "(unavailable: built with MK_BUILD_GL=OFF)"
+#endif
 
 static const mk_command commands[] = {
     {"validate", "check unit folders or glTF files (topology, morph rules, export mistakes)", mk_cmd_validate},
     {"info", "what a unit or glTF file holds: animations, counts, memory, disk size", mk_cmd_info},
     {"sample", "the animation state and pose at given times (text or JSON)", mk_cmd_sample},
-    {"preview", "render an animation headless: GIF, PNG frame or contact sheet", mk_cmd_preview},
-    {"view", "an interactive window: orbit, switch animations, step, speed", mk_cmd_view},
+    {"preview", MK_GL_SUMMARY("render an animation headless: GIF, PNG frame or contact sheet"),
+     mk_cmd_preview},
+    {"view", MK_GL_SUMMARY("an interactive window: orbit, switch animations, step, speed"),
+     mk_cmd_view},
 };
 
 static void usage(FILE *out)

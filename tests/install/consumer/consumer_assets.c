@@ -1,4 +1,5 @@
-/* Uses one runtime and one assets call so both libraries must link. */
+/* The assets consumer: one runtime and one assets call, so both libraries
+ * must link (morphkit_assets brings morphkit along). */
 #include <morphkit/morphkit.h>
 #include <stdio.h>
 

@@ -1,0 +1,14 @@
+#!/bin/sh
+# usage: coverage.sh FUZZER MIN_EDGES WORK_DIR SEED...
+# Runs a libFuzzer target once over its seeds (-runs=0) and checks the
+# coverage it reports ("cov: N") is above MIN_EDGES: a build whose libraries
+# lack the fuzzer instrumentation sees only the harness and fails this.
+set -eu
+fuzzer=$1; min=$2; work=$3; shift 3
+rm -rf "$work"; mkdir -p "$work/corpus"
+cp "$@" "$work/corpus/"
+"$fuzzer" -runs=0 "$work/corpus" >"$work/log.txt" 2>&1 || { cat "$work/log.txt"; exit 1; }
+cov=$(grep -oE 'cov: [0-9]+' "$work/log.txt" | tail -n1 | cut -d' ' -f2)
+[ -n "$cov" ] || { cat "$work/log.txt"; echo "coverage: no 'cov:' line"; exit 1; }
+echo "coverage: $(basename "$fuzzer"): $cov edges over $# seeds (want > $min)"
+[ "$cov" -gt "$min" ]
