@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "morphkit/unit.h"
+
 const char *mk_fx_path(const char *dir, const char *file)
 {
     static char bufs[4][1024];
@@ -62,4 +64,48 @@ char *mk_fx_read(const char *path, size_t *size)
     if (size)
         *size = (size_t)n;
     return buf;
+}
+
+struct mk_report *mk_fx_report(void)
+{
+    mk_report *r = NULL;
+    mk_error e;
+    if (mk_report_create(NULL, &r, &e) != MK_OK) {
+        fprintf(stderr, "cannot create a report: %s\n", e.message);
+        exit(1);
+    }
+    return r;
+}
+
+/* Each block carries its size in a 16-byte header (keeps 16 alignment). */
+static void *counter_alloc(void *user, size_t size)
+{
+    mk_fx_counter *c = user;
+    if (c->fail_after >= 0 && c->allocations >= c->fail_after)
+        return NULL;
+    size_t *p = malloc(size + 16);
+    if (!p)
+        return NULL;
+    p[0] = size;
+    c->blocks++;
+    c->allocations++;
+    c->bytes += (long long)size;
+    return (char *)p + 16;
+}
+
+static void counter_free(void *user, void *ptr, size_t size)
+{
+    mk_fx_counter *c = user;
+    size_t *p = (size_t *)((char *)ptr - 16);
+    if (p[0] != size)
+        c->size_mismatches++;
+    c->blocks--;
+    c->bytes -= (long long)p[0];
+    free(p);
+}
+
+mk_allocator mk_fx_counter_allocator(mk_fx_counter *c)
+{
+    mk_allocator a = {counter_alloc, NULL, counter_free, c};
+    return a;
 }
