@@ -569,6 +569,45 @@ static void test_failing_allocator(void)
     }
 }
 
+/* mk_obj is a complete struct in its own block, every array its own exact
+ * block: the blocks are counted, the sizes checked on free, and a copy of
+ * the public fields reads the same data. */
+static void test_obj_struct_is_complete(void)
+{
+    test_heap h;
+    mk_allocator a = heap_allocator(&h, -1, 1);
+    mk_obj_options opts = {0};
+    opts.allocator = &a;
+    mk_obj *o = NULL;
+    mk_error err;
+    CHECK(mk_obj_parse(cube_like, strlen(cube_like), "x.obj", &opts, &o, &err) == MK_OK);
+    if (!o)
+        return;
+    CHECK_EQ_INT(h.live, 1 + 8); /* the struct and its 8 arrays, all present here */
+    struct {
+        int before;
+        mk_obj obj;
+        int after;
+    } holder = {1, *o, 2};
+    CHECK_EQ_INT(holder.obj.position_count, 5);
+    CHECK_EQ_INT(holder.obj.triangle_count, 4);
+    CHECK(holder.obj.positions[14] == 1.0f && holder.obj.normals[5] == -1.0f);
+    CHECK(holder.obj.corner_texcoord[11] == 3 && holder.obj.triangle_face[3] == 2);
+    CHECK(holder.before == 1 && holder.after == 2);
+    mk_obj_destroy(o);
+    CHECK_EQ_INT(h.live, 0);
+    CHECK(!h.bad_size);
+
+    /* no faces: the per-corner arrays are NULL and not allocated */
+    heap_allocator(&h, -1, 1);
+    CHECK(mk_obj_parse("v 1 2 3\n", 8, "x.obj", &opts, &o, &err) == MK_OK);
+    CHECK(o && o->corner_position == NULL && o->corner_texcoord == NULL && o->texcoords == NULL);
+    CHECK_EQ_INT(h.live, 2);
+    mk_obj_destroy(o);
+    CHECK_EQ_INT(h.live, 0);
+    CHECK(!h.bad_size);
+}
+
 /* xorshift: the same sequence on every platform. */
 static uint32_t next_random(uint64_t *s)
 {
@@ -777,5 +816,5 @@ MK_TEST_MAIN(MK_TEST(test_corner_forms), MK_TEST(test_negative_indices), MK_TEST
              MK_TEST(test_whitespace_and_line_ends), MK_TEST(test_ignored_statements),
              MK_TEST(test_numbers), MK_TEST(test_forward_references), MK_TEST(test_errors),
              MK_TEST(test_limits), MK_TEST(test_load), MK_TEST(test_read_file),
-             MK_TEST(test_truncation), MK_TEST(test_failing_allocator), MK_TEST(test_mutation_fuzz),
+             MK_TEST(test_truncation), MK_TEST(test_failing_allocator), MK_TEST(test_obj_struct_is_complete), MK_TEST(test_mutation_fuzz),
              MK_TEST(test_build_mesh), MK_TEST(test_float_accuracy))
