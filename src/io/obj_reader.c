@@ -1,11 +1,11 @@
-/* The OBJ reader: one pass over the text in memory, hand-written number
- * parsing (strtod is slow and follows the C locale), arrays grown by
- * doubling. Triangles are written straight from the corner stream, so a face
+/* The OBJ reader: one pass over the text in memory, numbers through the
+ * shared decimal reader (decimal.h), arrays grown by doubling. Triangles are written straight from the corner stream, so a face
  * of any size needs no buffer. */
 #include <limits.h>
 #include <math.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "internal.h"
 #include "io_internal.h"
 #include "morphkit/obj.h"
@@ -191,10 +191,11 @@ static inline const char *parse_vertex(parser *ps, const char *p, const char *en
         p = skip_blank(p, end);
         if (p == end || *p == '\n' || *p == '#')
             break;
-        float f;
-        const char *q = mk_scan_float(p, end, &f);
+        mk_decimal dec;
+        const char *q = mk_decimal_scan(p, end, MK_DECIMAL_OBJ, &dec);
         if (!q || !is_delim(q, end))
             return bad_number(ps, p, end);
+        float f = mk_decimal_float(&dec);
         if (!isfinite(f))
             return PARSE_FAIL(ps, MK_ERR_RANGE, "number out of float range '%.*s'",
                               quote_len(p, end), p);
@@ -254,6 +255,16 @@ static inline bool resolve(parser *ps, int64_t raw, kind k, uint32_t *out)
     return resolve_slow(ps, raw, k, out);
 }
 
+/* [+-] digits, capped (mk_decimal_index); NULL when p has no index. */
+static inline const char *scan_index(const char *p, const char *end, int64_t *out)
+{
+    mk_decimal dec;
+    p = mk_decimal_scan(p, end, MK_DECIMAL_INDEX, &dec);
+    if (p)
+        *out = mk_decimal_index(&dec);
+    return p;
+}
+
 static const char *malformed_corner(parser *ps, const char *p, const char *end)
 {
     return PARSE_FAIL(ps, MK_ERR_PARSE,
@@ -265,20 +276,20 @@ static const char *malformed_corner(parser *ps, const char *p, const char *end)
  * range), then each index resolved. */
 static inline const char *parse_corner(parser *ps, const char *p, const char *end, corner *c)
 {
-    const char *q = mk_scan_int(p, end, &c->raw[KIND_V]);
+    const char *q = scan_index(p, end, &c->raw[KIND_V]);
     c->form = 0;
     if (!q)
         return malformed_corner(ps, p, end);
     if (q < end && *q == '/') {
         q++;
         if (q < end && *q != '/') {
-            q = mk_scan_int(q, end, &c->raw[KIND_VT]);
+            q = scan_index(q, end, &c->raw[KIND_VT]);
             if (!q)
                 return malformed_corner(ps, p, end); /* `1/`, `1/x` */
             c->form |= 1;
         }
         if (q < end && *q == '/') {
-            q = mk_scan_int(q + 1, end, &c->raw[KIND_VN]);
+            q = scan_index(q + 1, end, &c->raw[KIND_VN]);
             if (!q)
                 return malformed_corner(ps, p, end); /* `1//`, `1/2/` */
             c->form |= 2;
