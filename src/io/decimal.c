@@ -34,7 +34,7 @@ float mk_decimal_float_slow(const mk_decimal *d)
     return (float)(d->negative ? -v : v);
 }
 
-double mk_decimal_double(const mk_decimal *d)
+double mk_decimal_double_slow(const mk_decimal *d)
 {
     uint64_t m = d->digits;
     int32_t e10 = d->exponent;

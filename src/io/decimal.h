@@ -131,7 +131,15 @@ static inline float mk_decimal_float(const mk_decimal *d)
  * for up to 15 significant digits and powers of ten up to 22 (all that glTF
  * exporters write), within a few ulp otherwise; +-HUGE_VAL beyond the
  * double range, +-0 below it. */
-double mk_decimal_double(const mk_decimal *d);
+double mk_decimal_double_slow(const mk_decimal *d);
+static inline double mk_decimal_double(const mk_decimal *d)
+{
+    if (d->exponent == 0 && d->digits <= (UINT64_C(1) << 53)) { /* integers: exact */
+        double v = (double)d->digits;
+        return d->negative ? -v : v;
+    }
+    return mk_decimal_double_slow(d);
+}
 
 /* The value as a whole number in [0, max]: false when it is negative (but
  * "-0" is 0), has a nonzero fraction among its kept digits, is above max,
