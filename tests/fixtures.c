@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "morphkit/unit.h"
+
 const char *mk_fx_path(const char *dir, const char *file)
 {
     static char bufs[4][1024];
@@ -62,4 +64,37 @@ char *mk_fx_read(const char *path, size_t *size)
     if (size)
         *size = (size_t)n;
     return buf;
+}
+
+/* Each block carries its size in a 16-byte header (keeps 16 alignment). */
+static void *counter_alloc(void *user, size_t size)
+{
+    mk_fx_counter *c = user;
+    if (c->fail_after >= 0 && c->allocations >= c->fail_after)
+        return NULL;
+    size_t *p = malloc(size + 16);
+    if (!p)
+        return NULL;
+    p[0] = size;
+    c->blocks++;
+    c->allocations++;
+    c->bytes += (long long)size;
+    return (char *)p + 16;
+}
+
+static void counter_free(void *user, void *ptr, size_t size)
+{
+    mk_fx_counter *c = user;
+    size_t *p = (size_t *)((char *)ptr - 16);
+    if (p[0] != size)
+        c->size_mismatches++;
+    c->blocks--;
+    c->bytes -= (long long)p[0];
+    free(p);
+}
+
+mk_allocator mk_fx_counter_allocator(mk_fx_counter *c)
+{
+    mk_allocator a = {counter_alloc, NULL, counter_free, c};
+    return a;
 }

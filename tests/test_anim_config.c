@@ -225,25 +225,24 @@ static void test_report_collects_all(void)
                       "Once Idle\n"              /* 4 */
                       "Next Walk Idle\n"         /* 5: Walk is not Once (found at the end) */
                       "FrameTime Attack 10\n";
-    mk_report report = {0};
+    mk_report *report = mk_fx_report();
     mk_clip_set *set = NULL;
     mk_error err;
-    CHECK(mk_anim_config_parse(cfg, strlen(cfg), anims, 3, NULL, NULL, &set, &report, &err) !=
-          MK_OK);
+    CHECK(mk_anim_config_parse(cfg, strlen(cfg), anims, 3, NULL, NULL, &set, report, &err) != MK_OK);
     CHECK(set == NULL);
     CHECK_EQ_INT(err.line, 2); /* the first one */
-    CHECK_EQ_INT(report.error_count, 4);
-    if (report.count == 4) {
-        CHECK_EQ_INT(report.items[0].line, 2);
-        CHECK_EQ_INT(report.items[1].line, 3);
-        CHECK_EQ_INT(report.items[2].line, 4);
-        CHECK_EQ_INT(report.items[3].line, 5);
-        CHECK_EQ_INT(report.items[3].check, MK_CHECK_CONFIG);
-        CHECK_EQ_INT(report.items[3].severity, MK_SEVERITY_ERROR);
-        CHECK_CONTAINS(report.items[3].message, "Next needs 'Walk' to be Once");
-        CHECK(strcmp(report.items[0].file, "animation.cfg") == 0);
+    CHECK_EQ_INT(mk_report_error_count(report), 4);
+    if (mk_report_count(report) == 4) {
+        CHECK_EQ_INT(mk_report_item(report, 0)->line, 2);
+        CHECK_EQ_INT(mk_report_item(report, 1)->line, 3);
+        CHECK_EQ_INT(mk_report_item(report, 2)->line, 4);
+        CHECK_EQ_INT(mk_report_item(report, 3)->line, 5);
+        CHECK_EQ_INT(mk_report_item(report, 3)->check, MK_CHECK_CONFIG);
+        CHECK_EQ_INT(mk_report_item(report, 3)->severity, MK_SEVERITY_ERROR);
+        CHECK_CONTAINS(mk_report_item(report, 3)->message, "Next needs 'Walk' to be Once");
+        CHECK(strcmp(mk_report_item(report, 0)->file, "animation.cfg") == 0);
     }
-    mk_report_reset(&report);
+    mk_report_destroy(report);
 }
 
 static void test_load_from_folder(void)

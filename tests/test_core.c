@@ -299,8 +299,82 @@ static void test_blend_frames_rejects_misuse(void)
     mk_frame_set_destroy(s);
 }
 
+/* ---- the single-block layout cursor ---------------------------------------- */
+
+static void test_block_offsets(void)
+{
+    counting c = {0, 0, 0};
+    mk_allocator a = {count_alloc, NULL, count_free, &c};
+    mk_block b;
+    /* head 20; 3 x 4 bytes at 32 (44); 1 byte at 48 (49); 0 bytes at 64 (64) */
+    mk_block_begin(&b, 20);
+    CHECK(mk_block_take(&b, 3, 4) == NULL); /* sizing pass: no pointers */
+    CHECK(mk_block_take(&b, 1, 1) == NULL);
+    CHECK(mk_block_take(&b, 0, 8) == NULL);
+    CHECK_EQ_INT(mk_block_size(&b), 64);
+    void *block = NULL;
+    mk_error e;
+    CHECK(mk_block_alloc(&b, &a, "thing", &block, &e) == MK_OK);
+    CHECK(block != NULL && c.blocks == 1 && c.bytes == 64);
+    unsigned char *base = block;
+    CHECK(base[0] == 0 && base[63] == 0); /* zeroed */
+    CHECK(mk_block_take(&b, 3, 4) == base + 32);
+    CHECK(mk_block_take(&b, 1, 1) == base + 48);
+    CHECK(mk_block_take(&b, 0, 8) == base + 64);
+    CHECK_EQ_INT(mk_block_size(&b), 64); /* the filling pass ends where sizing did */
+    count_free(&c, block, 64);
+    CHECK_EQ_INT(c.blocks, 0);
+    CHECK_EQ_INT(c.size_mismatch, 0);
+}
+
+static void test_block_overflow_and_oom(void)
+{
+    counting c = {0, 0, 0};
+    mk_allocator a = {count_alloc, NULL, count_free, &c};
+    mk_block b;
+    mk_error e;
+    void *block = (void *)1;
+    /* count * elem overflows */
+    mk_block_begin(&b, 16);
+    mk_block_take(&b, SIZE_MAX / 2, 4);
+    CHECK_EQ_INT(mk_block_size(&b), 0);
+    mk_block_take(&b, 1, 1); /* sticky */
+    CHECK_EQ_INT(mk_block_size(&b), 0);
+    CHECK(mk_block_alloc(&b, &a, "thing", &block, &e) == MK_ERR_LIMIT);
+    CHECK(block == NULL && c.blocks == 0);
+    CHECK_CONTAINS(e.message, "thing: size overflows");
+    /* each product fits, the running sum does not */
+    mk_block_begin(&b, 16);
+    mk_block_take(&b, SIZE_MAX / 2, 1);
+    CHECK(mk_block_size(&b) != 0);
+    mk_block_take(&b, SIZE_MAX / 2, 1);
+    CHECK_EQ_INT(mk_block_size(&b), 0);
+    /* aligning the end past SIZE_MAX */
+    mk_block_begin(&b, SIZE_MAX - 3);
+    mk_block_take(&b, 0, 1);
+    CHECK_EQ_INT(mk_block_size(&b), 0);
+    /* a fitting size the allocator refuses (count_alloc fails above 1 GiB) */
+    mk_block_begin(&b, 16);
+    mk_block_take(&b, (size_t)1 << 31, 1);
+    CHECK(mk_block_alloc(&b, &a, "thing", &block, &e) == MK_ERR_OUT_OF_MEMORY);
+    CHECK(block == NULL && c.blocks == 0);
+
+    /* through the public create functions: huge counts give MK_ERR_LIMIT, 0 */
+    mk_track_desc t = {MK_TRACK_WEIGHTS, MK_INTERPOLATION_CUBICSPLINE, 0, UINT32_MAX,
+                       UINT32_MAX / 3u};
+    mk_track_clip *clip = (mk_track_clip *)1;
+    CHECK(mk_track_clip_create(&t, 1, &a, &clip, &e) == MK_ERR_LIMIT);
+    CHECK(clip == NULL && c.blocks == 0);
+    mk_frame_set_desc fd = {UINT32_MAX, UINT32_MAX, 3, true, false};
+    CHECK(mk_frame_set_byte_size(&fd) == 0);
+    mk_frame_set *fs = (mk_frame_set *)1;
+    CHECK(mk_frame_set_create(&fd, &a, &fs, &e) == MK_ERR_LIMIT && fs == NULL);
+    CHECK_EQ_INT(c.blocks, 0);
+}
+
 MK_TEST_MAIN(MK_TEST(test_error_format), MK_TEST(test_frame_set_layout),
              MK_TEST(test_frame_set_bad_sizes), MK_TEST(test_mesh),
              MK_TEST(test_blend_positions_hand_values), MK_TEST(test_blend_normals_hand_values),
              MK_TEST(test_blend_variants_match_reference), MK_TEST(test_blend_in_place_and_frames),
-             MK_TEST(test_blend_frames_rejects_misuse))
+             MK_TEST(test_blend_frames_rejects_misuse), MK_TEST(test_block_offsets),
+             MK_TEST(test_block_overflow_and_oom))

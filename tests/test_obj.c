@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../src/io/decimal.h"
 #include "../src/io/io_internal.h"
 #include "fixtures.h"
 #include "mk_test.h"
@@ -570,6 +571,43 @@ static void test_failing_allocator(void)
     }
 }
 
+/* mk_obj is a complete struct in its own block, every array its own exact
+ * block: the blocks are counted, the sizes checked on free, and a copy of
+ * the public fields reads the same data. */
+static void test_obj_struct_is_complete(void)
+{
+    test_heap h;
+    mk_allocator a = heap_allocator(&h, -1, 1);
+    mk_obj *o = NULL;
+    mk_error err;
+    CHECK(mk_obj_parse(cube_like, strlen(cube_like), "x.obj", NULL, &a, &o, &err) == MK_OK);
+    if (!o)
+        return;
+    CHECK_EQ_INT(h.live, 1 + 8); /* the struct and its 8 arrays, all present here */
+    struct {
+        int before;
+        mk_obj obj;
+        int after;
+    } holder = {1, *o, 2};
+    CHECK_EQ_INT(holder.obj.position_count, 5);
+    CHECK_EQ_INT(holder.obj.triangle_count, 4);
+    CHECK(holder.obj.positions[14] == 1.0f && holder.obj.normals[5] == -1.0f);
+    CHECK(holder.obj.corner_texcoord[11] == 3 && holder.obj.triangle_face[3] == 2);
+    CHECK(holder.before == 1 && holder.after == 2);
+    mk_obj_destroy(o);
+    CHECK_EQ_INT(h.live, 0);
+    CHECK(!h.bad_size);
+
+    /* no faces: the per-corner arrays are NULL and not allocated */
+    heap_allocator(&h, -1, 1);
+    CHECK(mk_obj_parse("v 1 2 3\n", 8, "x.obj", NULL, &a, &o, &err) == MK_OK);
+    CHECK(o && o->corner_position == NULL && o->corner_texcoord == NULL && o->texcoords == NULL);
+    CHECK_EQ_INT(h.live, 2);
+    mk_obj_destroy(o);
+    CHECK_EQ_INT(h.live, 0);
+    CHECK(!h.bad_size);
+}
+
 /* xorshift: the same sequence on every platform. */
 static uint32_t next_random(uint64_t *s)
 {
@@ -684,11 +722,21 @@ static long ulp_distance(float a, float b)
     return d < 0 ? -d : d;
 }
 
+/* The OBJ number path: scan with the OBJ grammar, then convert to float. */
+static const char *scan_float(const char *p, const char *end, float *out)
+{
+    mk_decimal d;
+    p = mk_decimal_scan(p, end, MK_DECIMAL_OBJ, &d);
+    if (p)
+        *out = mk_decimal_float(&d);
+    return p;
+}
+
 static void check_scan(const char *s, long *worst, int *exact)
 {
     float mine = -12345.0f;
     const char *end = s + strlen(s);
-    const char *stop = mk_scan_float(s, end, &mine);
+    const char *stop = scan_float(s, end, &mine);
     CHECK(stop == end);
     float ref = strtof(s, NULL);
     if (isinf(ref)) {
@@ -763,20 +811,20 @@ static void test_float_accuracy(void)
     /* Syntax: stops at the first character that is not part of a number. */
     float f;
     const char *t = "1.5/2";
-    CHECK(mk_scan_float(t, t + 5, &f) == t + 3 && f == 1.5f);
+    CHECK(scan_float(t, t + 5, &f) == t + 3 && f == 1.5f);
     t = "e5";
-    CHECK(mk_scan_float(t, t + 2, &f) == NULL);
+    CHECK(scan_float(t, t + 2, &f) == NULL);
     t = ".";
-    CHECK(mk_scan_float(t, t + 1, &f) == NULL);
+    CHECK(scan_float(t, t + 1, &f) == NULL);
     t = "1e+";
-    CHECK(mk_scan_float(t, t + 3, &f) == NULL);
+    CHECK(scan_float(t, t + 3, &f) == NULL);
     t = "25"; /* end limits the read */
-    CHECK(mk_scan_float(t, t + 1, &f) == t + 1 && f == 2.0f);
+    CHECK(scan_float(t, t + 1, &f) == t + 1 && f == 2.0f);
 }
 
 MK_TEST_MAIN(MK_TEST(test_corner_forms), MK_TEST(test_negative_indices), MK_TEST(test_polygons),
              MK_TEST(test_whitespace_and_line_ends), MK_TEST(test_ignored_statements),
              MK_TEST(test_numbers), MK_TEST(test_forward_references), MK_TEST(test_errors),
              MK_TEST(test_limits), MK_TEST(test_load), MK_TEST(test_read_file),
-             MK_TEST(test_truncation), MK_TEST(test_failing_allocator), MK_TEST(test_mutation_fuzz),
+             MK_TEST(test_truncation), MK_TEST(test_failing_allocator), MK_TEST(test_obj_struct_is_complete), MK_TEST(test_mutation_fuzz),
              MK_TEST(test_build_mesh), MK_TEST(test_float_accuracy))

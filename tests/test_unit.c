@@ -153,9 +153,9 @@ static mk_unit *load(const char *dir, mk_status expect, mk_report *rep, mk_error
 
 static const mk_diagnostic *find_diag(const mk_report *r, mk_check check)
 {
-    for (uint32_t i = 0; i < r->count; i++)
-        if (r->items[i].check == check)
-            return &r->items[i];
+    for (uint32_t i = 0; i < mk_report_count(r); i++)
+        if (mk_report_item(r, i)->check == check)
+            return mk_report_item(r, i);
     return NULL;
 }
 
@@ -164,10 +164,10 @@ static void test_vertex_count_mismatch(void)
     const char *d = mk_fx_dir("val_count");
     mk_fx_write(d, "Idle_1.obj", QUAD);
     mk_fx_write(d, "Idle_2.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 5 5 5\nf 1 2 3\nf 1 3 4\n");
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_error e;
-    load(d, MK_ERR_MISMATCH, &rep, &e);
-    const mk_diagnostic *g = find_diag(&rep, MK_CHECK_VERTEX_COUNT);
+    load(d, MK_ERR_MISMATCH, rep, &e);
+    const mk_diagnostic *g = find_diag(rep, MK_CHECK_VERTEX_COUNT);
     CHECK(g != NULL);
     if (g) {
         CHECK_CONTAINS(g->file, "Idle_2.obj");
@@ -176,7 +176,7 @@ static void test_vertex_count_mismatch(void)
     }
     CHECK_CONTAINS(e.file, "Idle_2.obj");
     CHECK_CONTAINS(e.message, "compared with");
-    mk_report_reset(&rep);
+    mk_report_destroy(rep);
 }
 
 static void test_topology_mismatch_names_lines(void)
@@ -186,10 +186,10 @@ static void test_topology_mismatch_names_lines(void)
     mk_fx_write(d, "Walk_1.obj", QUAD);
     /* line 6 differs: (1 3 4) became (1 4 3) - a winding flip */
     mk_fx_write(d, "Walk_2.obj", "# moved\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 4 3\n");
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_error e;
-    load(d, MK_ERR_MISMATCH, &rep, &e);
-    const mk_diagnostic *g = find_diag(&rep, MK_CHECK_TOPOLOGY);
+    load(d, MK_ERR_MISMATCH, rep, &e);
+    const mk_diagnostic *g = find_diag(rep, MK_CHECK_TOPOLOGY);
     CHECK(g != NULL);
     if (g) {
         CHECK_CONTAINS(g->file, "Walk_2.obj");
@@ -199,16 +199,16 @@ static void test_topology_mismatch_names_lines(void)
         CHECK_CONTAINS(g->message, "triangle 2 is (1 4 3) but the first frame has (1 3 4)");
     }
     CHECK_EQ_INT(e.line, 7);
-    mk_report_reset(&rep);
+    mk_report_clear(rep);
 
     /* a missing triangle */
     d = mk_fx_dir("val_topo_count");
     mk_fx_write(d, "Idle_1.obj", QUAD);
     mk_fx_write(d, "Idle_2.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\n");
-    load(d, MK_ERR_MISMATCH, &rep, &e);
+    load(d, MK_ERR_MISMATCH, rep, &e);
     CHECK_CONTAINS(e.message, "1 triangles but the first frame has 2");
-    CHECK_EQ_INT(rep.error_count, 1);
-    mk_report_reset(&rep);
+    CHECK_EQ_INT(mk_report_error_count(rep), 1);
+    mk_report_destroy(rep);
 }
 
 static void test_every_bad_frame_reported(void)
@@ -218,19 +218,19 @@ static void test_every_bad_frame_reported(void)
     mk_fx_write(d, "Idle_2.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3\n");
     mk_fx_write(d, "Idle_3.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 oops\n");
     mk_fx_write(d, "Idle_4.obj", QUAD);
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_error e;
-    load(d, MK_ERR_PARSE, &rep, &e); /* first error: Idle_3's syntax */
-    CHECK_EQ_INT(rep.error_count, 1);  /* reading stops the comparison */
-    const mk_diagnostic *g = find_diag(&rep, MK_CHECK_FILE);
+    load(d, MK_ERR_PARSE, rep, &e); /* first error: Idle_3's syntax */
+    CHECK_EQ_INT(mk_report_error_count(rep), 1);  /* reading stops the comparison */
+    const mk_diagnostic *g = find_diag(rep, MK_CHECK_FILE);
     CHECK(g && strstr(g->file, "Idle_3.obj") && g->line == 5);
-    mk_report_reset(&rep);
+    mk_report_clear(rep);
 
     mk_fx_write(d, "Idle_3.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 4\nf 1 3 4\n");
-    load(d, MK_ERR_MISMATCH, &rep, &e);
-    CHECK_EQ_INT(rep.error_count, 2); /* Idle_2 (count) and Idle_3 (topology) */
-    CHECK(find_diag(&rep, MK_CHECK_VERTEX_COUNT) && find_diag(&rep, MK_CHECK_TOPOLOGY));
-    mk_report_reset(&rep);
+    load(d, MK_ERR_MISMATCH, rep, &e);
+    CHECK_EQ_INT(mk_report_error_count(rep), 2); /* Idle_2 (count) and Idle_3 (topology) */
+    CHECK(find_diag(rep, MK_CHECK_VERTEX_COUNT) && find_diag(rep, MK_CHECK_TOPOLOGY));
+    mk_report_destroy(rep);
 }
 
 /* Blender writes normals per pose with its own numbering and de-duplication. */
@@ -246,9 +246,9 @@ static void test_reindexed_normals_blend(void)
     mk_fx_write(d, "Bend_2.obj",
                 "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 1\nvn 0 -1 1\nvn 0 0 2\n"
                 "f 1//2 2//2 3//2\nf 1//1 3//1 4//1\n");
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_error e;
-    mk_unit *u = load(d, MK_OK, &rep, &e);
+    mk_unit *u = load(d, MK_OK, rep, &e);
     if (!u)
         return;
     mk_frame_set *s = u->frames;
@@ -276,9 +276,9 @@ static void test_reindexed_normals_blend(void)
         uint32_t v = s->indices[c];
         CHECK_NEAR(nrm[3 * v + 2], 1.0, 1e-6);
     }
-    CHECK_EQ_INT(rep.warning_count, 0);
+    CHECK_EQ_INT(mk_report_warning_count(rep), 0);
     mk_unit_destroy(u);
-    mk_report_reset(&rep);
+    mk_report_destroy(rep);
 }
 
 static void test_flipped_quad_diagonal(void)
@@ -289,10 +289,10 @@ static void test_flipped_quad_diagonal(void)
     /* the exporter split the same quad along 2-4 this time */
     mk_fx_write(d, "Idle_2.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0.5\nv 0 1 0\nvn 0 0 1\n"
                                  "f 1//1 2//1 4//1\nf 2//1 3//1 4//1\n");
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_error e;
-    mk_unit *u = load(d, MK_OK, &rep, &e);
-    const mk_diagnostic *g = find_diag(&rep, MK_CHECK_QUAD_DIAGONAL);
+    mk_unit *u = load(d, MK_OK, rep, &e);
+    const mk_diagnostic *g = find_diag(rep, MK_CHECK_QUAD_DIAGONAL);
     CHECK(g && g->severity == MK_SEVERITY_WARNING);
     if (g) {
         CHECK_CONTAINS(g->file, "Idle_2.obj");
@@ -308,7 +308,7 @@ static void test_flipped_quad_diagonal(void)
         CHECK(mk_frame_set_positions(u->frames, 1)[3 * v3 + 2] == 0.5f);
     }
     mk_unit_destroy(u);
-    mk_report_reset(&rep);
+    mk_report_destroy(rep);
 }
 
 /* A 7 x 7 grid with uv; `shift` moves it, `swap` exchanges two v lines. */
@@ -343,10 +343,10 @@ static void test_clean_motion_has_no_warnings(void)
         snprintf(name, sizeof name, "Slide_%d.obj", i);
         mk_fx_write(d, name, grid_obj(0.3f * (float)i, -1, -1, 0, 1.0f));
     }
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_error e;
-    mk_unit *u = load(d, MK_OK, &rep, &e);
-    CHECK_EQ_INT(rep.warning_count, 0);
+    mk_unit *u = load(d, MK_OK, rep, &e);
+    CHECK_EQ_INT(mk_report_warning_count(rep), 0);
     if (u) {
         CHECK_EQ_INT(u->position_count, 49);
         CHECK_EQ_INT(u->frames->vertex_count, 49); /* uv index = v index: no splits */
@@ -354,7 +354,7 @@ static void test_clean_motion_has_no_warnings(void)
         CHECK(u->frames->texcoords && !u->frames->normals);
     }
     mk_unit_destroy(u);
-    mk_report_reset(&rep);
+    mk_report_destroy(rep);
 }
 
 static void test_scramble_warning_names_vertices(void)
@@ -363,20 +363,20 @@ static void test_scramble_warning_names_vertices(void)
     mk_fx_write(d, "Walk_1.obj", grid_obj(0, -1, -1, 0, 1.0f));
     mk_fx_write(d, "Walk_2.obj", grid_obj(0.1f, -1, -1, 0, 1.0f));
     mk_fx_write(d, "Walk_3.obj", grid_obj(0.2f, 8, 40, 0, 1.0f)); /* v 9 and v 41 swapped */
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_error e;
-    mk_unit *u = load(d, MK_OK, &rep, &e);
+    mk_unit *u = load(d, MK_OK, rep, &e);
     CHECK(u != NULL);
-    const mk_diagnostic *g = find_diag(&rep, MK_CHECK_SCRAMBLE);
+    const mk_diagnostic *g = find_diag(rep, MK_CHECK_SCRAMBLE);
     CHECK(g != NULL);
     if (g) {
         CHECK_CONTAINS(g->file, "Walk_3.obj");
         CHECK_CONTAINS(g->other_file, "Walk_2.obj");
         CHECK_CONTAINS(g->message, "around v 9, 41:");
     }
-    CHECK_EQ_INT(rep.warning_count, 1);
+    CHECK_EQ_INT(mk_report_warning_count(rep), 1);
     mk_unit_destroy(u);
-    mk_report_reset(&rep);
+    mk_report_destroy(rep);
 }
 
 static void test_uv_change_and_jump_warnings(void)
@@ -384,14 +384,14 @@ static void test_uv_change_and_jump_warnings(void)
     const char *d = mk_fx_dir("val_uv");
     mk_fx_write(d, "Idle_1.obj", grid_obj(0, -1, -1, 0, 1.0f));
     mk_fx_write(d, "Idle_2.obj", grid_obj(0, -1, -1, 0.25f, 1.0f));
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_error e;
-    mk_unit *u = load(d, MK_OK, &rep, &e);
-    const mk_diagnostic *g = find_diag(&rep, MK_CHECK_UV_CHANGE);
+    mk_unit *u = load(d, MK_OK, rep, &e);
+    const mk_diagnostic *g = find_diag(rep, MK_CHECK_UV_CHANGE);
     CHECK(g && strstr(g->file, "Idle_2.obj") && strstr(g->message, "v 11"));
-    CHECK(find_diag(&rep, MK_CHECK_JUMP) == NULL);
+    CHECK(find_diag(rep, MK_CHECK_JUMP) == NULL);
     mk_unit_destroy(u);
-    mk_report_reset(&rep);
+    mk_report_clear(rep);
 
     d = mk_fx_dir("val_jump");
     mk_fx_write(d, "Run_1.obj", grid_obj(0, -1, -1, 0, 1.0f));
@@ -399,10 +399,10 @@ static void test_uv_change_and_jump_warnings(void)
     mk_fx_write(d, "Run_3.obj", grid_obj(20.0f, -1, -1, 0, 1.0f)); /* moved far away */
     mk_fx_write(d, "Run_4.obj", grid_obj(0.3f, -1, -1, 0, 1.0f));
     mk_fx_write(d, "Run_5.obj", grid_obj(0.4f, -1, -1, 0, 100.0f)); /* 100x scale */
-    u = load(d, MK_OK, &rep, &e);
+    u = load(d, MK_OK, rep, &e);
     int moved = 0, scaled = 0;
-    for (uint32_t i = 0; i < rep.count; i++) {
-        const mk_diagnostic *x = &rep.items[i];
+    for (uint32_t i = 0; i < mk_report_count(rep); i++) {
+        const mk_diagnostic *x = mk_report_item(rep, i);
         if (x->check == MK_CHECK_JUMP && strstr(x->file, "Run_3.obj") && strstr(x->message, "centre"))
             moved++;
         if (x->check == MK_CHECK_JUMP && strstr(x->file, "Run_5.obj") && strstr(x->message, "over twice"))
@@ -411,7 +411,7 @@ static void test_uv_change_and_jump_warnings(void)
     CHECK_EQ_INT(moved, 1);
     CHECK_EQ_INT(scaled, 1);
     mk_unit_destroy(u);
-    mk_report_reset(&rep);
+    mk_report_destroy(rep);
 }
 
 static void test_missing_normals_in_one_frame(void)
@@ -419,13 +419,13 @@ static void test_missing_normals_in_one_frame(void)
     const char *d = mk_fx_dir("val_nonormals");
     mk_fx_write(d, "Idle_1.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nvn 0 0 1\nf 1//1 2//1 3//1\n");
     mk_fx_write(d, "Idle_2.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3\n");
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_error e;
-    mk_unit *u = load(d, MK_OK, &rep, &e);
-    CHECK(find_diag(&rep, MK_CHECK_NORMALS) != NULL);
+    mk_unit *u = load(d, MK_OK, rep, &e);
+    CHECK(find_diag(rep, MK_CHECK_NORMALS) != NULL);
     CHECK(u && u->frames->normals == NULL);
     mk_unit_destroy(u);
-    mk_report_reset(&rep);
+    mk_report_destroy(rep);
 }
 
 static void test_config_errors_reported_with_frames(void)
@@ -435,29 +435,136 @@ static void test_config_errors_reported_with_frames(void)
     mk_fx_write(d, "Idle_2.obj", QUAD);
     mk_fx_write(d, "Walk_1.obj", QUAD);
     mk_fx_write(d, "animation.cfg", "# demo\nFrameTime Idle 120\nDuration Idle 3 50\nLoop Run 1\n");
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_error e;
-    load(d, MK_ERR_PARSE, &rep, &e);
-    CHECK_EQ_INT(rep.error_count, 2); /* frame 3 and animation Run do not exist */
+    load(d, MK_ERR_PARSE, rep, &e);
+    CHECK_EQ_INT(mk_report_error_count(rep), 2); /* frame 3 and animation Run do not exist */
     CHECK_CONTAINS(e.file, "animation.cfg");
     CHECK_EQ_INT(e.line, 3);
-    if (rep.count == 2) {
-        CHECK(rep.items[0].check == MK_CHECK_CONFIG && rep.items[0].line == 3);
-        CHECK(rep.items[1].check == MK_CHECK_CONFIG && rep.items[1].line == 4);
-        CHECK_CONTAINS(rep.items[1].message, "Run");
+    if (mk_report_count(rep) == 2) {
+        CHECK(mk_report_item(rep, 0)->check == MK_CHECK_CONFIG && mk_report_item(rep, 0)->line == 3);
+        CHECK(mk_report_item(rep, 1)->check == MK_CHECK_CONFIG && mk_report_item(rep, 1)->line == 4);
+        CHECK_CONTAINS(mk_report_item(rep, 1)->message, "Run");
     }
-    mk_report_reset(&rep);
+    mk_report_clear(rep);
 
     /* a good config gives the unit its clips */
     mk_fx_write(d, "animation.cfg", "FrameTime Idle 120\nOnce Walk\n");
-    mk_unit *u = load(d, MK_OK, &rep, &e);
+    mk_unit *u = load(d, MK_OK, rep, &e);
     if (u) {
         CHECK(u->clips != NULL);
         CHECK_EQ_INT(u->clips->clip_count, 2);
         CHECK_EQ_INT(mk_clip_set_find(u->clips, "Walk"), 1);
     }
     mk_unit_destroy(u);
-    mk_report_reset(&rep);
+    mk_report_destroy(rep);
+}
+
+/* ---- the report object ------------------------------------------------------ */
+
+static void test_report_lifecycle_frees_everything(void)
+{
+    mk_fx_counter c = {0, 0, 0, -1, 0};
+    mk_allocator a = mk_fx_counter_allocator(&c);
+    mk_report *r = NULL;
+    mk_error e;
+    CHECK(mk_report_create(&a, &r, &e) == MK_OK && r != NULL);
+    CHECK_EQ_INT(c.blocks, 1);
+    CHECK_EQ_INT(mk_report_count(r), 0);
+    CHECK(mk_report_item(r, 0) == NULL);
+    /* 20 items: the item array grows (8, 16, 32) and the old blocks go back */
+    for (int i = 0; i < 20; i++)
+        CHECK(mk_report_add(r, i % 4 ? MK_SEVERITY_WARNING : MK_SEVERITY_ERROR, MK_CHECK_JUMP,
+                            "a.obj", i + 1, i == 3 ? "b.obj" : NULL, 7, "item %d", i));
+    CHECK_EQ_INT(c.blocks, 2);
+    CHECK_EQ_INT(mk_report_count(r), 20);
+    CHECK_EQ_INT(mk_report_error_count(r), 5);
+    CHECK_EQ_INT(mk_report_warning_count(r), 15);
+    CHECK_EQ_INT(mk_report_dropped_count(r), 0);
+    const mk_diagnostic *d = mk_report_item(r, 3);
+    CHECK(d && d->severity == MK_SEVERITY_WARNING && d->check == MK_CHECK_JUMP && d->line == 4 &&
+          d->other_line == 7 && strcmp(d->other_file, "b.obj") == 0 &&
+          strcmp(d->message, "item 3") == 0);
+    CHECK(mk_report_item(r, 19) && strcmp(mk_report_item(r, 19)->other_file, "") == 0);
+    CHECK(mk_report_item(r, 20) == NULL);
+    mk_report_clear(r);
+    CHECK_EQ_INT(c.blocks, 1); /* only the report itself is left */
+    CHECK(mk_report_count(r) == 0 && mk_report_error_count(r) == 0 &&
+          mk_report_warning_count(r) == 0 && mk_report_item(r, 0) == NULL);
+    CHECK(mk_report_add(r, MK_SEVERITY_ERROR, MK_CHECK_FILE, NULL, 0, NULL, 0, "again"));
+    CHECK(mk_report_count(r) == 1 && strcmp(mk_report_item(r, 0)->file, "") == 0);
+    mk_report_destroy(r);
+    CHECK_EQ_INT(c.blocks, 0);
+    CHECK_EQ_INT(c.bytes, 0);
+    CHECK_EQ_INT(c.size_mismatches, 0);
+    mk_report_destroy(NULL);
+    mk_report_clear(NULL);
+}
+
+static void test_report_out_of_memory_and_misuse(void)
+{
+    mk_fx_counter c = {0, 0, 0, 0, 0};
+    mk_allocator a = mk_fx_counter_allocator(&c);
+    mk_report *r = (mk_report *)&c;
+    mk_error e;
+    CHECK(mk_report_create(&a, &r, &e) == MK_ERR_OUT_OF_MEMORY);
+    CHECK(r == NULL && c.blocks == 0);
+    CHECK(mk_report_create(NULL, NULL, &e) == MK_ERR_INVALID_ARGUMENT);
+
+    /* the report itself fits, its first item array does not: counted, dropped */
+    c.fail_after = 1;
+    CHECK(mk_report_create(&a, &r, &e) == MK_OK);
+    CHECK(!mk_report_add(r, MK_SEVERITY_ERROR, MK_CHECK_FILE, "x", 1, NULL, 0, "lost"));
+    CHECK_EQ_INT(mk_report_count(r), 0);
+    CHECK_EQ_INT(mk_report_error_count(r), 1);
+    CHECK_EQ_INT(mk_report_dropped_count(r), 1);
+    mk_report_destroy(r);
+    CHECK_EQ_INT(c.blocks, 0);
+
+    /* NULL answers 0 / NULL / false, never a crash */
+    CHECK(mk_report_count(NULL) == 0 && mk_report_error_count(NULL) == 0 &&
+          mk_report_warning_count(NULL) == 0 && mk_report_dropped_count(NULL) == 0 &&
+          mk_report_item(NULL, 0) == NULL);
+    CHECK(!mk_report_add(NULL, MK_SEVERITY_ERROR, MK_CHECK_FILE, "x", 1, NULL, 0, "x"));
+}
+
+static void test_report_caps_stored_items(void)
+{
+    mk_report *r = mk_fx_report();
+    for (int i = 0; i < MK_REPORT_MAX_ITEMS + 5; i++)
+        mk_report_add(r, MK_SEVERITY_WARNING, MK_CHECK_SCRAMBLE, "f", i, NULL, 0, "w%d", i);
+    CHECK_EQ_INT(mk_report_count(r), MK_REPORT_MAX_ITEMS);
+    CHECK_EQ_INT(mk_report_dropped_count(r), 5);
+    CHECK_EQ_INT(mk_report_warning_count(r), MK_REPORT_MAX_ITEMS + 5);
+    CHECK(strcmp(mk_report_item(r, MK_REPORT_MAX_ITEMS - 1)->message, "w999") == 0);
+    mk_report_destroy(r);
+}
+
+/* A report with its own allocator, filled by a failing load and read after. */
+static void test_report_items_after_failed_load(void)
+{
+    const char *d = mk_fx_dir("val_report");
+    mk_fx_write(d, "Idle_1.obj", QUAD);
+    mk_fx_write(d, "Idle_2.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3\n");
+    mk_fx_write(d, "Idle_3.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 4\nf 1 3 4\n");
+    mk_fx_counter c = {0, 0, 0, -1, 0};
+    mk_allocator a = mk_fx_counter_allocator(&c);
+    mk_report *r = NULL;
+    mk_error e;
+    CHECK(mk_report_create(&a, &r, &e) == MK_OK);
+    CHECK(load(d, MK_ERR_MISMATCH, r, &e) == NULL);
+    CHECK_EQ_INT(mk_report_error_count(r), 2);
+    CHECK_EQ_INT(mk_report_count(r), 2);
+    const mk_diagnostic *x = mk_report_item(r, 0), *y = mk_report_item(r, 1);
+    CHECK(x && x->check == MK_CHECK_VERTEX_COUNT && strstr(x->file, "Idle_2.obj"));
+    CHECK(y && y->check == MK_CHECK_TOPOLOGY && strstr(y->file, "Idle_3.obj") && y->line == 5);
+    /* a second load appends; err names the first error of this load */
+    CHECK(load(d, MK_ERR_MISMATCH, r, &e) == NULL);
+    CHECK_EQ_INT(mk_report_count(r), 4);
+    CHECK_CONTAINS(e.file, "Idle_2.obj");
+    mk_report_destroy(r);
+    CHECK_EQ_INT(c.blocks, 0);
+    CHECK_EQ_INT(c.size_mismatches, 0);
 }
 
 MK_TEST_MAIN(MK_TEST(test_config_errors_reported_with_frames), MK_TEST(test_discover_numbering_and_ignored_files),
@@ -467,4 +574,7 @@ MK_TEST_MAIN(MK_TEST(test_config_errors_reported_with_frames), MK_TEST(test_disc
              MK_TEST(test_every_bad_frame_reported), MK_TEST(test_reindexed_normals_blend),
              MK_TEST(test_flipped_quad_diagonal), MK_TEST(test_clean_motion_has_no_warnings),
              MK_TEST(test_scramble_warning_names_vertices),
-             MK_TEST(test_uv_change_and_jump_warnings), MK_TEST(test_missing_normals_in_one_frame))
+             MK_TEST(test_uv_change_and_jump_warnings), MK_TEST(test_missing_normals_in_one_frame),
+             MK_TEST(test_report_lifecycle_frees_everything),
+             MK_TEST(test_report_out_of_memory_and_misuse), MK_TEST(test_report_caps_stored_items),
+             MK_TEST(test_report_items_after_failed_load))

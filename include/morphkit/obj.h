@@ -65,9 +65,12 @@ typedef struct mk_obj_options {
                                        NULL: the default (morphkit/file.h) */
 } mk_obj_options;
 
-/* Made only by mk_obj_parse / mk_obj_load (the reader keeps private
- * bookkeeping after these fields); treat as read-only. An array whose count
- * is 0 is NULL. */
+/* Made by mk_obj_parse / mk_obj_load and freed by mk_obj_destroy. The
+ * struct is complete: it is its own allocation of sizeof(mk_obj), and each
+ * array is a separate allocation of exactly the size its count implies, so
+ * the fields may be copied or embedded freely (the copies point into the
+ * original, which must outlive them; destroy only the pointer you were
+ * given). Treat the arrays as read-only. An array whose count is 0 is NULL. */
 typedef struct mk_obj {
     uint32_t position_count; /* number of `v` lines */
     uint32_t texcoord_count; /* number of `vt` lines */

@@ -82,26 +82,51 @@ typedef struct mk_diagnostic {
     char message[MK_ERROR_MESSAGE_MAX];
 } mk_diagnostic;
 
-/* A growing list of diagnostics. Zero-initialize it (set allocator if
- * wanted), pass it to loaders, read items, then mk_report_reset it. After
- * MK_REPORT_MAX_ITEMS entries further ones are only counted (dropped_count). */
+/* A growing list of diagnostics, handled only through a pointer (the type is
+ * opaque, so it cannot be copied by value and freed twice). Create it, pass
+ * it to loaders, read it with the accessors below, mk_report_clear it to
+ * reuse it, and mk_report_destroy it. After MK_REPORT_MAX_ITEMS stored items
+ * further ones are only counted (mk_report_dropped_count). A report is not
+ * thread-safe: one loader at a time may add to it. */
 #define MK_REPORT_MAX_ITEMS 1000
-typedef struct mk_report {
-    mk_diagnostic *items;
-    uint32_t count;
-    uint32_t capacity;
-    uint32_t error_count;   /* including dropped ones */
-    uint32_t warning_count; /* including dropped ones */
-    uint32_t dropped_count;
-    const mk_allocator *allocator;
-} mk_report;
+typedef struct mk_report mk_report;
 
-/* Appends a diagnostic; returns false only when memory ran out. */
+/* Creates an empty report. Its item storage is allocated through allocator
+ * (NULL: malloc; the allocator struct is copied). Errors:
+ * MK_ERR_INVALID_ARGUMENT (out is NULL), MK_ERR_OUT_OF_MEMORY (*out NULL). */
+MK_API mk_status mk_report_create(const mk_allocator *allocator, mk_report **out, mk_error *err);
+
+/* Frees the report and its items (NULL is fine). Items read from it are
+ * gone afterwards. */
+MK_API void mk_report_destroy(mk_report *report);
+
+/* Forgets every item and zeroes the counts; the report stays usable. Item
+ * pointers read before are invalid afterwards. NULL is ignored. */
+MK_API void mk_report_clear(mk_report *report);
+
+/* Stored items (at most MK_REPORT_MAX_ITEMS), in the order they were added;
+ * 0 for NULL. */
+MK_API uint32_t mk_report_count(const mk_report *report);
+
+/* Item i (0 <= i < mk_report_count), valid until the next add, clear or
+ * destroy; NULL when report is NULL or i is out of range. */
+MK_API const mk_diagnostic *mk_report_item(const mk_report *report, uint32_t i);
+
+/* Errors and warnings added, including dropped ones; 0 for NULL. */
+MK_API uint32_t mk_report_error_count(const mk_report *report);
+MK_API uint32_t mk_report_warning_count(const mk_report *report);
+
+/* Items counted but not stored (beyond MK_REPORT_MAX_ITEMS, or when memory
+ * ran out); 0 for NULL. */
+MK_API uint32_t mk_report_dropped_count(const mk_report *report);
+
+/* Appends a diagnostic (file and other_file may be NULL: ""; text longer
+ * than the mk_diagnostic fields is cut). Returns false when report or
+ * format is NULL, or when memory ran out (the item is then counted as
+ * dropped). */
 MK_API bool mk_report_add(mk_report *report, mk_severity severity, mk_check check,
                           const char *file, int line, const char *other_file, int other_line,
                           const char *format, ...) MK_PRINTF(8, 9);
-/* Frees the items and zeroes the counts (keeps the allocator). */
-MK_API void mk_report_reset(mk_report *report);
 
 /* Options of discovery and loading; zero (or a NULL pointer) = defaults. */
 typedef struct mk_unit_options {

@@ -1,8 +1,8 @@
 /* Clip sets: validation and packing of a unit's clips into one block.
  *
- * The block is laid out by one function run twice: first without a base
- * pointer to add up the (overflow-checked, 16-aligned) sizes, then with the
- * allocated block to fill it at exactly the same offsets. */
+ * The block is laid out by one function run twice over an mk_block: first
+ * to add up the sizes, then to fill the allocated block at the same
+ * offsets. */
 #include <string.h>
 
 #include "internal.h"
@@ -89,17 +89,12 @@ static mk_status check_clip(const mk_clip_set_desc *desc, uint32_t ci, mk_error 
     return MK_OK;
 }
 
-/* Sizes (base == NULL) or fills (base != NULL) the block. Returns false on
- * size overflow. */
-static bool layout(const mk_clip_set_desc *desc, char *base, size_t *total)
+/* Sizes (b->base == NULL) or fills the block (see mk_block). */
+static void layout(const mk_clip_set_desc *desc, mk_block *b)
 {
-    size_t at = 0, off;
-    if (!mk_layout_add(&at, 1, sizeof(mk_clip_set), &off) ||
-        !mk_layout_add(&at, desc->clip_count, sizeof(mk_clip), &off))
-        return false;
-    mk_clip *clips = base ? (mk_clip *)(base + off) : NULL;
-    if (base) {
-        mk_clip_set *set = (mk_clip_set *)base;
+    mk_clip *clips = mk_block_take(b, desc->clip_count, sizeof(mk_clip));
+    if (b->base) {
+        mk_clip_set *set = (mk_clip_set *)b->base;
         set->clip_count = desc->clip_count;
         set->clips = clips;
         set->frame_set_count = desc->frame_set_count;
@@ -107,30 +102,23 @@ static bool layout(const mk_clip_set_desc *desc, char *base, size_t *total)
     for (uint32_t ci = 0; ci < desc->clip_count; ci++) {
         const mk_clip_desc *d = &desc->clips[ci];
         const uint32_t n = d->frame_count;
-        size_t o_frames, o_dur, o_flags, o_first, o_events, o_names, names = 0, len;
+        size_t names = 0, len;
         if (!mk_size_add(strlen(d->name), 1, &names))
-            return false;
+            b->overflow = true;
         for (uint32_t e = 0; e < d->event_count; e++)
             if (!mk_size_add(strlen(d->events[e].name), 1, &len) ||
                 !mk_size_add(names, len, &names))
-                return false;
-        if (!mk_layout_add(&at, n, sizeof(uint32_t), &o_frames) ||
-            !mk_layout_add(&at, n, sizeof(int64_t), &o_dur) ||
-            !mk_layout_add(&at, n, 1, &o_flags) ||
-            !mk_layout_add(&at, (size_t)n + 1, sizeof(uint32_t), &o_first) ||
-            !mk_layout_add(&at, d->event_count, sizeof(mk_clip_event), &o_events) ||
-            !mk_layout_add(&at, names, 1, &o_names))
-            return false;
-        if (!base)
+                b->overflow = true;
+        uint32_t *frames = mk_block_take(b, n, sizeof(uint32_t));
+        int64_t *dur = mk_block_take(b, n, sizeof(int64_t));
+        uint8_t *flags = mk_block_take(b, n, 1);
+        uint32_t *first = mk_block_take(b, (size_t)n + 1, sizeof(uint32_t));
+        mk_clip_event *events = mk_block_take(b, d->event_count, sizeof(mk_clip_event));
+        char *text = mk_block_take(b, names, 1);
+        if (!b->base)
             continue;
 
         mk_clip *c = &clips[ci];
-        uint32_t *frames = (uint32_t *)(base + o_frames);
-        int64_t *dur = (int64_t *)(base + o_dur);
-        uint8_t *flags = (uint8_t *)(base + o_flags);
-        uint32_t *first = (uint32_t *)(base + o_first);
-        mk_clip_event *events = (mk_clip_event *)(base + o_events);
-        char *text = base + o_names;
         const int64_t ft = d->frame_time_us ? d->frame_time_us : MK_CLIP_DEFAULT_FRAME_TIME_US;
 
         len = strlen(d->name) + 1;
@@ -180,8 +168,6 @@ static bool layout(const mk_clip_set_desc *desc, char *base, size_t *total)
         c->events = events;
         c->event_count = d->event_count;
     }
-    *total = at;
-    return true;
 }
 
 mk_status mk_clip_set_create(const mk_clip_set_desc *desc, const mk_allocator *allocator,
@@ -197,18 +183,17 @@ mk_status mk_clip_set_create(const mk_clip_set_desc *desc, const mk_allocator *a
         if (st != MK_OK)
             return st;
     }
-    size_t size = 0;
-    if (!layout(desc, NULL, &size))
-        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0, "clip set size overflows");
-    char *block = mk_alloc(allocator, size);
-    if (!block)
-        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0,
-                            "out of memory for a %zu-byte clip set", size);
-    memset(block, 0, size);
-    layout(desc, block, &size);
-    mk_clip_set *set = (mk_clip_set *)block;
+    mk_block b;
+    mk_block_begin(&b, sizeof(mk_clip_set));
+    layout(desc, &b);
+    void *block;
+    mk_status st = mk_block_alloc(&b, allocator, "clip set", &block, err);
+    if (st != MK_OK)
+        return st;
+    layout(desc, &b);
+    mk_clip_set *set = block;
     set->allocator = mk_allocator_copy(allocator);
-    set->byte_size = size;
+    set->byte_size = mk_block_size(&b);
     *out = set;
     return MK_OK;
 }

@@ -24,59 +24,65 @@ static bool desc_ok(const mk_track_desc *d)
     return true;
 }
 
+/* Sizes (b->base == NULL) or fills the block (see mk_block). */
+static void layout(const mk_track_desc *tracks, uint32_t track_count, mk_block *b)
+{
+    mk_track_clip *clip = (mk_track_clip *)b->base; /* NULL while sizing */
+    mk_track *t = mk_block_take(b, track_count, sizeof(mk_track));
+    if (clip) {
+        clip->track_count = track_count;
+        clip->tracks = track_count ? t : NULL;
+    }
+    uint32_t offset = 0;
+    for (uint32_t i = 0; i < track_count; i++) {
+        const mk_track_desc *d = &tracks[i];
+        size_t values = 0;
+        if (!mk_size_mul(d->key_count, key_floats(d), &values))
+            b->overflow = true;
+        int64_t *times = mk_block_take(b, d->key_count, sizeof(int64_t));
+        float *v = mk_block_take(b, values, sizeof(float));
+        if (!clip)
+            continue;
+        t[i].path = d->path;
+        t[i].interpolation = d->interpolation;
+        t[i].target = d->target;
+        t[i].key_count = d->key_count;
+        t[i].components = d->components;
+        t[i].value_offset = offset;
+        t[i].times_us = times;
+        t[i].values = v;
+        offset += d->components;
+    }
+    if (clip)
+        clip->output_count = offset;
+}
+
 mk_status mk_track_clip_create(const mk_track_desc *tracks, uint32_t track_count,
                                const mk_allocator *allocator, mk_track_clip **out, mk_error *err)
 {
     *out = NULL;
-    size_t total = sizeof(mk_track_clip), off_tracks;
     uint64_t outputs = 0;
-    if (!mk_layout_add(&total, track_count, sizeof(mk_track), &off_tracks))
-        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0, "clip: size overflows");
     for (uint32_t i = 0; i < track_count; i++) {
-        const mk_track_desc *d = &tracks[i];
-        size_t o1 = 0, o2 = 0;
-        if (!desc_ok(d))
+        if (!desc_ok(&tracks[i]))
             return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                                 "clip: track %u has a bad path, interpolation or count", i);
-        size_t values;
-        if (!mk_size_mul(d->key_count, key_floats(d), &values) ||
-            !mk_layout_add(&total, d->key_count, sizeof(int64_t), &o1) ||
-            !mk_layout_add(&total, values, sizeof(float), &o2))
-            return mk_error_set(err, MK_ERR_LIMIT, NULL, 0, "clip: size overflows");
-        outputs += d->components;
+        outputs += tracks[i].components;
     }
+    mk_block b;
+    mk_block_begin(&b, sizeof(mk_track_clip));
+    layout(tracks, track_count, &b);
+    if (b.overflow)
+        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0, "clip: size overflows");
     if (outputs > UINT32_MAX)
         return mk_error_set(err, MK_ERR_LIMIT, NULL, 0, "clip: too many output values");
-    uint8_t *block = (uint8_t *)mk_alloc(allocator, total);
-    if (!block)
-        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "clip: out of memory");
-    memset(block, 0, total);
-    mk_track_clip *clip = (mk_track_clip *)block;
+    void *block;
+    mk_status st = mk_block_alloc(&b, allocator, "clip", &block, err);
+    if (st != MK_OK)
+        return st;
+    mk_track_clip *clip = block;
     clip->allocator = mk_allocator_copy(allocator);
-    clip->byte_size = total;
-    clip->track_count = track_count;
-    clip->tracks = track_count ? (mk_track *)(block + off_tracks) : NULL;
-    /* Same walk as above, now placing the arrays. */
-    total = sizeof(mk_track_clip);
-    mk_layout_add(&total, track_count, sizeof(mk_track), &off_tracks);
-    uint32_t offset = 0;
-    for (uint32_t i = 0; i < track_count; i++) {
-        const mk_track_desc *d = &tracks[i];
-        mk_track *t = &clip->tracks[i];
-        size_t o1 = 0, o2 = 0;
-        mk_layout_add(&total, d->key_count, sizeof(int64_t), &o1);
-        mk_layout_add(&total, (size_t)d->key_count * key_floats(d), sizeof(float), &o2);
-        t->path = d->path;
-        t->interpolation = d->interpolation;
-        t->target = d->target;
-        t->key_count = d->key_count;
-        t->components = d->components;
-        t->value_offset = offset;
-        t->times_us = (int64_t *)(block + o1);
-        t->values = (float *)(block + o2);
-        offset += d->components;
-    }
-    clip->output_count = offset;
+    layout(tracks, track_count, &b);
+    clip->byte_size = mk_block_size(&b);
     *out = clip;
     return MK_OK;
 }

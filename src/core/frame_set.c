@@ -1,4 +1,5 @@
-/* Frame sets and single meshes: one allocation each, sub-arrays 16-aligned. */
+/* Frame sets and single meshes: one allocation each (mk_block), sub-arrays
+ * 16-aligned. */
 #include <math.h>
 #include <string.h>
 
@@ -6,24 +7,23 @@
 #include "morphkit/frame_set.h"
 #include "morphkit/mesh.h"
 
-typedef struct layout {
-    size_t total, positions, normals, texcoords, indices, header;
-} layout;
+/* The arrays of a mesh (frames = 1) or frame set, after its struct of head
+ * bytes; sizing pass when b->base is NULL (see mk_block). */
+typedef struct arrays {
+    float *positions, *normals, *texcoords;
+    uint32_t *indices;
+} arrays;
 
-/* Shared by meshes (frames = 1) and frame sets. */
-static bool plan(size_t header, size_t frames, size_t vertices, size_t indices, bool normals,
-                 bool texcoords, layout *l)
+static void layout(mk_block *b, size_t frames, size_t vertices, size_t indices, bool normals,
+                   bool texcoords, arrays *out)
 {
-    size_t fv;
-    memset(l, 0, sizeof *l);
-    l->total = header;
-    if (!mk_size_mul(frames, vertices, &fv) || !mk_layout_add(&l->total, fv, 12, &l->positions))
-        return false;
-    if (normals && !mk_layout_add(&l->total, fv, 12, &l->normals))
-        return false;
-    if (texcoords && !mk_layout_add(&l->total, vertices, 8, &l->texcoords))
-        return false;
-    return mk_layout_add(&l->total, indices, 4, &l->indices);
+    size_t fv = 0;
+    if (!mk_size_mul(frames, vertices, &fv))
+        b->overflow = true;
+    out->positions = mk_block_take(b, fv, 12);
+    out->normals = normals ? mk_block_take(b, fv, 12) : NULL;
+    out->texcoords = texcoords ? mk_block_take(b, vertices, 8) : NULL;
+    out->indices = mk_block_take(b, indices, 4);
 }
 
 static mk_status check_values(const float *v, size_t n, const char *what, mk_error *err)
@@ -46,11 +46,12 @@ static mk_status check_indices(const uint32_t *idx, size_t n, uint32_t vertex_co
 
 size_t mk_frame_set_byte_size(const mk_frame_set_desc *d)
 {
-    layout l;
-    if (!plan(sizeof(mk_frame_set), d->frame_count, d->vertex_count, d->index_count,
-              d->has_normals, d->has_texcoords, &l))
-        return 0;
-    return l.total;
+    mk_block b;
+    arrays r;
+    mk_block_begin(&b, sizeof(mk_frame_set));
+    layout(&b, d->frame_count, d->vertex_count, d->index_count, d->has_normals, d->has_texcoords,
+           &r);
+    return mk_block_size(&b);
 }
 
 mk_status mk_frame_set_create(const mk_frame_set_desc *d, const mk_allocator *allocator,
@@ -62,25 +63,27 @@ mk_status mk_frame_set_create(const mk_frame_set_desc *d, const mk_allocator *al
                             "frame set needs frames and vertices and whole triangles "
                             "(%u frames, %u vertices, %u indices)",
                             d->frame_count, d->vertex_count, d->index_count);
-    layout l;
-    if (!plan(sizeof(mk_frame_set), d->frame_count, d->vertex_count, d->index_count,
-              d->has_normals, d->has_texcoords, &l))
-        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0, "frame set size overflows");
-    unsigned char *block = mk_alloc(allocator, l.total);
-    if (!block)
-        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0,
-                            "out of memory for a frame set of %zu bytes", l.total);
-    memset(block, 0, l.total);
-    mk_frame_set *s = (mk_frame_set *)block;
+    mk_block b;
+    arrays r;
+    mk_block_begin(&b, sizeof(mk_frame_set));
+    layout(&b, d->frame_count, d->vertex_count, d->index_count, d->has_normals, d->has_texcoords,
+           &r);
+    void *block;
+    mk_status st = mk_block_alloc(&b, allocator, "frame set", &block, err);
+    if (st != MK_OK)
+        return st;
+    layout(&b, d->frame_count, d->vertex_count, d->index_count, d->has_normals, d->has_texcoords,
+           &r);
+    mk_frame_set *s = block;
     s->frame_count = d->frame_count;
     s->vertex_count = d->vertex_count;
     s->index_count = d->index_count;
-    s->positions = (float *)(block + l.positions);
-    s->normals = d->has_normals ? (float *)(block + l.normals) : NULL;
-    s->texcoords = d->has_texcoords ? (float *)(block + l.texcoords) : NULL;
-    s->indices = (uint32_t *)(block + l.indices);
+    s->positions = r.positions;
+    s->normals = r.normals;
+    s->texcoords = r.texcoords;
+    s->indices = r.indices;
     s->allocator = mk_allocator_copy(allocator);
-    s->byte_size = l.total;
+    s->byte_size = mk_block_size(&b);
     *out = s;
     return MK_OK;
 }
@@ -110,11 +113,11 @@ mk_status mk_frame_set_validate(const mk_frame_set *s, mk_error *err)
 
 size_t mk_mesh_byte_size(const mk_mesh_desc *d)
 {
-    layout l;
-    if (!plan(sizeof(mk_mesh), 1, d->vertex_count, d->index_count, d->has_normals,
-              d->has_texcoords, &l))
-        return 0;
-    return l.total;
+    mk_block b;
+    arrays r;
+    mk_block_begin(&b, sizeof(mk_mesh));
+    layout(&b, 1, d->vertex_count, d->index_count, d->has_normals, d->has_texcoords, &r);
+    return mk_block_size(&b);
 }
 
 mk_status mk_mesh_create(const mk_mesh_desc *d, const mk_allocator *allocator, mk_mesh **out,
@@ -124,24 +127,24 @@ mk_status mk_mesh_create(const mk_mesh_desc *d, const mk_allocator *allocator, m
     if (d->index_count % 3 != 0)
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                             "index count %u is not a multiple of 3", d->index_count);
-    layout l;
-    if (!plan(sizeof(mk_mesh), 1, d->vertex_count, d->index_count, d->has_normals,
-              d->has_texcoords, &l))
-        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0, "mesh size overflows");
-    unsigned char *block = mk_alloc(allocator, l.total);
-    if (!block)
-        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0,
-                            "out of memory for a mesh of %zu bytes", l.total);
-    memset(block, 0, l.total);
-    mk_mesh *m = (mk_mesh *)block;
+    mk_block b;
+    arrays r;
+    mk_block_begin(&b, sizeof(mk_mesh));
+    layout(&b, 1, d->vertex_count, d->index_count, d->has_normals, d->has_texcoords, &r);
+    void *block;
+    mk_status st = mk_block_alloc(&b, allocator, "mesh", &block, err);
+    if (st != MK_OK)
+        return st;
+    layout(&b, 1, d->vertex_count, d->index_count, d->has_normals, d->has_texcoords, &r);
+    mk_mesh *m = block;
     m->vertex_count = d->vertex_count;
     m->index_count = d->index_count;
-    m->positions = (float *)(block + l.positions);
-    m->normals = d->has_normals ? (float *)(block + l.normals) : NULL;
-    m->texcoords = d->has_texcoords ? (float *)(block + l.texcoords) : NULL;
-    m->indices = (uint32_t *)(block + l.indices);
+    m->positions = r.positions;
+    m->normals = r.normals;
+    m->texcoords = r.texcoords;
+    m->indices = r.indices;
     m->allocator = mk_allocator_copy(allocator);
-    m->byte_size = l.total;
+    m->byte_size = mk_block_size(&b);
     *out = m;
     return MK_OK;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "morphkit/allocator.h"
+#include "morphkit/error.h"
 
 /* Overflow-checked size arithmetic: false when the result does not fit. */
 static inline bool mk_size_mul(size_t a, size_t b, size_t *out)
@@ -45,6 +46,37 @@ static inline bool mk_layout_add(size_t *total, size_t count, size_t elem, size_
         return false;
     return true;
 }
+
+/* ---- single-block objects -------------------------------------------------
+ * An object whose struct and arrays share one allocation is laid out by one
+ * function run twice over an mk_block: first the sizing pass (after
+ * mk_block_begin; mk_block_take adds up overflow-checked, 16-aligned array
+ * sizes and returns NULL), then, after mk_block_alloc, the filling pass (the
+ * same calls, in the same order, return pointers into the zeroed block at
+ * the same offsets). The struct itself sits at offset 0. */
+typedef struct mk_block {
+    unsigned char *base; /* NULL during the sizing pass */
+    size_t head;         /* bytes of the object's struct at offset 0 */
+    size_t size;         /* bytes laid out so far */
+    bool overflow;       /* some size did not fit in size_t (sticky) */
+} mk_block;
+
+/* Starts the sizing pass of an object whose struct is head bytes. */
+void mk_block_begin(mk_block *b, size_t head);
+
+/* Places count * elem bytes at the next 16-aligned offset. Returns where
+ * they start in the block during the filling pass, NULL during the sizing
+ * pass or after an overflow. */
+void *mk_block_take(mk_block *b, size_t count, size_t elem);
+
+/* The block's total size so far in bytes; 0 after an overflow. */
+size_t mk_block_size(const mk_block *b);
+
+/* Ends the sizing pass: allocates the block (zeroed) and starts the filling
+ * pass; *out is the block (the object's struct). Errors, naming `what`:
+ * MK_ERR_LIMIT when a size overflowed, MK_ERR_OUT_OF_MEMORY. */
+mk_status mk_block_alloc(mk_block *b, const mk_allocator *allocator, const char *what,
+                         void **out, mk_error *err);
 
 /* Copies *a into a struct to keep (zeroed = malloc when a is NULL). */
 static inline mk_allocator mk_allocator_copy(const mk_allocator *a)

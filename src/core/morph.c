@@ -6,11 +6,6 @@
 #include "morphkit/blend.h"
 #include "morphkit/morph.h"
 
-/* Sizes of the parts of the one block, in the order they are laid out. */
-typedef struct morph_layout {
-    size_t targets, weights, base_pos, base_nrm, base_tan, total;
-} morph_layout;
-
 static bool desc_ok(const mk_morph_set_desc *d)
 {
     if (!d || d->vertex_count == 0)
@@ -29,22 +24,23 @@ static bool desc_ok(const mk_morph_set_desc *d)
     return true;
 }
 
-/* Walks the layout; when set is not NULL, also points its arrays into base. */
-static bool layout(const mk_morph_set_desc *d, morph_layout *l, mk_morph_set *set, uint8_t *base)
+/* Lays out the one block (see mk_block); in the filling pass also points
+ * the set's arrays into it. */
+static void layout(const mk_morph_set_desc *d, mk_block *b)
 {
-    size_t total = sizeof(mk_morph_set), vc = d->vertex_count;
-    if (!mk_layout_add(&total, d->target_count, sizeof(mk_morph_target), &l->targets) ||
-        !mk_layout_add(&total, d->target_count, sizeof(float), &l->weights) ||
-        !mk_layout_add(&total, vc, 3 * sizeof(float), &l->base_pos) ||
-        !mk_layout_add(&total, d->has_normals ? vc : 0, 3 * sizeof(float), &l->base_nrm) ||
-        !mk_layout_add(&total, d->has_tangents ? vc : 0, 4 * sizeof(float), &l->base_tan))
-        return false;
+    mk_morph_set *set = (mk_morph_set *)b->base; /* NULL while sizing */
+    size_t vc = d->vertex_count;
+    mk_morph_target *targets = mk_block_take(b, d->target_count, sizeof(mk_morph_target));
+    float *weights = mk_block_take(b, d->target_count, sizeof(float));
+    float *pos = mk_block_take(b, vc, 3 * sizeof(float));
+    float *nrm = mk_block_take(b, d->has_normals ? vc : 0, 3 * sizeof(float));
+    float *tan = mk_block_take(b, d->has_tangents ? vc : 0, 4 * sizeof(float));
     if (set) {
-        set->targets = (mk_morph_target *)(base + l->targets);
-        set->default_weights = (float *)(base + l->weights);
-        set->base_positions = (float *)(base + l->base_pos);
-        set->base_normals = d->has_normals ? (float *)(base + l->base_nrm) : NULL;
-        set->base_tangents = d->has_tangents ? (float *)(base + l->base_tan) : NULL;
+        set->targets = targets;
+        set->default_weights = weights;
+        set->base_positions = pos;
+        set->base_normals = d->has_normals ? nrm : NULL;
+        set->base_tangents = d->has_tangents ? tan : NULL;
     }
     for (size_t i = 0; d->entry_counts && i < (size_t)d->target_count * MK_MORPH_ATTRIBUTE_COUNT;
          i++) {
@@ -52,28 +48,27 @@ static bool layout(const mk_morph_set_desc *d, morph_layout *l, mk_morph_set *se
         if (n == 0)
             continue;
         bool dense = n == MK_MORPH_DENSE;
-        size_t entries = dense ? vc : n, off_idx = 0, off_val;
-        if ((!dense && !mk_layout_add(&total, entries, sizeof(uint32_t), &off_idx)) ||
-            !mk_layout_add(&total, entries, 3 * sizeof(float), &off_val))
-            return false;
+        size_t entries = dense ? vc : n;
+        uint32_t *idx = dense ? NULL : mk_block_take(b, entries, sizeof(uint32_t));
+        float *val = mk_block_take(b, entries, 3 * sizeof(float));
         if (set) {
             mk_morph_delta *dl =
                 &set->targets[i / MK_MORPH_ATTRIBUTE_COUNT].delta[i % MK_MORPH_ATTRIBUTE_COUNT];
             dl->entry_count = (uint32_t)entries;
-            dl->indices = dense ? NULL : (uint32_t *)(base + off_idx);
-            dl->values = (float *)(base + off_val);
+            dl->indices = idx;
+            dl->values = val;
         }
     }
-    l->total = total;
-    return true;
 }
 
 size_t mk_morph_set_byte_size(const mk_morph_set_desc *desc)
 {
-    morph_layout l;
-    if (!desc_ok(desc) || !layout(desc, &l, NULL, NULL))
+    if (!desc_ok(desc))
         return 0;
-    return l.total;
+    mk_block b;
+    mk_block_begin(&b, sizeof(mk_morph_set));
+    layout(desc, &b);
+    return mk_block_size(&b);
 }
 
 mk_status mk_morph_set_create(const mk_morph_set_desc *desc, const mk_allocator *allocator,
@@ -84,20 +79,19 @@ mk_status mk_morph_set_create(const mk_morph_set_desc *desc, const mk_allocator 
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                             "morph set: zero vertices, an entry count above the vertex count, or "
                             "a NORMAL/TANGENT delta without that base attribute");
-    morph_layout l;
-    if (!layout(desc, &l, NULL, NULL))
-        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0, "morph set: size overflows");
-    uint8_t *block = (uint8_t *)mk_alloc(allocator, l.total);
-    if (!block)
-        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0,
-                            "morph set: out of memory (%zu bytes)", l.total);
-    memset(block, 0, l.total);
-    mk_morph_set *set = (mk_morph_set *)block;
+    mk_block b;
+    mk_block_begin(&b, sizeof(mk_morph_set));
+    layout(desc, &b);
+    void *block;
+    mk_status st = mk_block_alloc(&b, allocator, "morph set", &block, err);
+    if (st != MK_OK)
+        return st;
+    mk_morph_set *set = block;
     set->vertex_count = desc->vertex_count;
     set->target_count = desc->target_count;
     set->allocator = mk_allocator_copy(allocator);
-    set->byte_size = l.total;
-    layout(desc, &l, set, block);
+    layout(desc, &b);
+    set->byte_size = mk_block_size(&b);
     *out = set;
     return MK_OK;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "decimal.h"
 #include "file_internal.h"
 #include "internal.h"
 #include "morphkit/anim_config.h"
@@ -120,20 +121,16 @@ static bool fail_no_anim(parser *ps, int line, const char *name)
                 list);
 }
 
-/* Digits only, no sign; false on anything else or overflow past max. */
+/* Digits only (no sign, point or exponent); false on anything else or a
+ * value above max. */
 static bool parse_whole(const char *s, long long max, long long *out)
 {
-    long long v = 0;
-    if (!*s)
+    const char *end = s + strlen(s);
+    mk_decimal d;
+    uint64_t v;
+    if (mk_decimal_scan(s, end, MK_DECIMAL_WHOLE, &d) != end || !mk_decimal_uint(&d, (uint64_t)max, &v))
         return false;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return false;
-        v = v * 10 + (*s - '0');
-        if (v > max)
-            return false;
-    }
-    *out = v;
+    *out = (long long)v;
     return true;
 }
 

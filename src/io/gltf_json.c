@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "gltf_internal.h"
 #include "io_internal.h"
 
@@ -21,37 +22,11 @@
 
 /* ---- the document ---------------------------------------------------------- */
 
-static bool is_digit(char ch)
-{
-    return (unsigned)(ch - '0') < 10;
-}
-
-/* RFC 8259 §6: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? -
- * jsmn only looks at the first character. */
+/* RFC 8259 section 6 - jsmn only looks at the first character. */
 static bool number_syntax(const char *p, const char *end)
 {
-    if (p < end && *p == '-')
-        p++;
-    if (p == end || !is_digit(*p))
-        return false;
-    if (*p++ != '0')
-        while (p < end && is_digit(*p))
-            p++;
-    if (p < end && *p == '.') {
-        if (++p == end || !is_digit(*p))
-            return false;
-        while (p < end && is_digit(*p))
-            p++;
-    }
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        if (++p < end && (*p == '+' || *p == '-'))
-            p++;
-        if (p == end || !is_digit(*p))
-            return false;
-        while (p < end && is_digit(*p))
-            p++;
-    }
-    return p == end;
+    mk_decimal d;
+    return mk_decimal_scan(p, end, MK_DECIMAL_JSON, &d) == end;
 }
 
 static bool is_space(char ch)

@@ -7,13 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "gltf_internal.h"
 #include "io_internal.h"
-
-static bool is_digit(char ch)
-{
-    return (unsigned)(ch - '0') < 10;
-}
 
 /* ---- strings ------------------------------------------------------------- */
 
@@ -175,60 +171,20 @@ const mk_gltf_json_value *mk_gltf_json_get(const mk_gltf_json *doc, const mk_glt
 
 /* ---- numbers ------------------------------------------------------------- */
 
+/* The token's syntax was checked when the document was parsed. */
+static void json_decimal(const mk_gltf_json *doc, const mk_gltf_json_value *v, mk_decimal *d)
+{
+    const char *end = doc->text + v->end;
+    const char *q = mk_decimal_scan(doc->text + v->start, end, MK_DECIMAL_JSON, d);
+    assert(q == end);
+    (void)q;
+}
+
 double mk_gltf_json_double(const mk_gltf_json *doc, const mk_gltf_json_value *v)
 {
-    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    const char *p = doc->text + v->start, *end = doc->text + v->end;
-    bool neg = *p == '-';
-    p += neg;
-    /* The syntax was checked. 19 significant digits fit in m; later ones
-     * only move the exponent. */
-    uint64_t m = 0;
-    int e10 = 0;
-    for (; p < end && is_digit(*p); p++) {
-        if (m < UINT64_C(1000000000000000000))
-            m = m * 10 + (unsigned)(*p - '0');
-        else
-            e10 += e10 < MK_SCAN_EXP_CAP;
-    }
-    if (p < end && *p == '.') {
-        for (p++; p < end && is_digit(*p); p++) {
-            if (m < UINT64_C(1000000000000000000)) {
-                m = m * 10 + (unsigned)(*p - '0');
-                e10--;
-            }
-        }
-    }
-    if (p < end) { /* exponent */
-        int64_t x;
-        if (mk_scan_int(p + 1, end, &x)) {
-            if (x > MK_SCAN_EXP_CAP)
-                x = MK_SCAN_EXP_CAP;
-            if (x < -MK_SCAN_EXP_CAP)
-                x = -MK_SCAN_EXP_CAP;
-            e10 += (int)x;
-        }
-    }
-    double d = (double)m; /* exact up to 2^53 */
-    if (m == 0 || e10 == 0) {
-    } else if (m <= (UINT64_C(1) << 53) && e10 > 0 && e10 <= 22) {
-        d *= p10[e10]; /* both exact: one correctly rounded step */
-    } else if (m <= (UINT64_C(1) << 53) && e10 < 0 && e10 >= -22) {
-        d /= p10[-e10];
-    } else if (e10 > 330) {
-        d = HUGE_VAL;
-    } else if (e10 < -360) {
-        d = 0.0;
-    } else {
-        for (; e10 > 22; e10 -= 22)
-            d *= 1e22;
-        for (; e10 < -22; e10 += 22)
-            d /= 1e22;
-        d = e10 >= 0 ? d * p10[e10] : d / p10[-e10];
-    }
-    return neg ? -d : d;
+    mk_decimal d;
+    json_decimal(doc, v, &d);
+    return mk_decimal_double(&d);
 }
 
 /* ---- checked access ------------------------------------------------------ */
@@ -258,17 +214,9 @@ static mk_status json_integer(mk_gltf_ctx *c, const mk_gltf_json_value *v,
     if (!mk_gltf_json_is(v, MK_GLTF_JSON_NUMBER))
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s must be a non-negative integer, not %s", key,
                             mk_gltf_json_kind(v));
-    /* Plain digits (what every exporter writes) are read as an integer;
-     * fractions, exponents and signs take the double path, as before. */
-    const char *p = c->json->text + v->start, *end = c->json->text + v->end;
-    double d;
-    if (end - p <= 15 && is_digit(*p)) {
-        int64_t x = 0;
-        const char *q = mk_scan_int(p, end, &x);
-        d = q == end ? (double)x : mk_gltf_json_double(c->json, v);
-    } else {
-        d = mk_gltf_json_double(c->json, v);
-    }
+    /* Through the double: "3.0" and "1e2" are integers, and anything at or
+     * above limit (even 1e400) is a range error, not a parse error. */
+    double d = mk_gltf_json_double(c->json, v);
     if (!(d >= 0.0) || d != floor(d) || d >= limit)
         return mk_gltf_fail(c, d >= limit ? MK_ERR_RANGE : MK_ERR_PARSE, path,
                             "%s must be a non-negative integer below %.0f, not %.17g", key, limit,
@@ -345,8 +293,11 @@ mk_status mk_gltf_json_floats(mk_gltf_ctx *c, const mk_gltf_json_value *obj, con
     const mk_gltf_json_value *e;
     MK_GLTF_JSON_EACH (c->json, e, v) {
         float f = INFINITY;
-        if (e->type == MK_GLTF_JSON_NUMBER)
-            mk_scan_float(c->json->text + e->start, c->json->text + e->end, &f);
+        if (e->type == MK_GLTF_JSON_NUMBER) {
+            mk_decimal d;
+            json_decimal(c->json, e, &d);
+            f = mk_decimal_float(&d);
+        }
         if (!(fabsf(f) <= FLT_MAX)) /* beyond float range the scan gives inf */
             return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s[%zu] must be a number in float range",
                                 key, i);

@@ -1,11 +1,11 @@
-/* The OBJ reader: one pass over the text in memory, hand-written number
- * parsing (strtod is slow and follows the C locale), arrays grown by
- * doubling. Triangles are written straight from the corner stream, so a face
+/* The OBJ reader: one pass over the text in memory, numbers through the
+ * shared decimal reader (decimal.h), arrays grown by doubling. Triangles are written straight from the corner stream, so a face
  * of any size needs no buffer. */
 #include <limits.h>
 #include <math.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "internal.h"
 #include "io_internal.h"
 #include "morphkit/obj.h"
@@ -20,12 +20,6 @@ typedef struct grow_buf {
 } grow_buf;
 
 enum { BUF_POS, BUF_TEX, BUF_NRM, BUF_CPOS, BUF_CTEX, BUF_CNRM, BUF_TLINE, BUF_TFACE, BUF_COUNT };
-
-/* What mk_obj points into: the public struct first, then block sizes. */
-typedef struct obj_block {
-    mk_obj obj;
-    size_t bytes[BUF_COUNT];
-} obj_block;
 
 typedef enum kind { KIND_V, KIND_VT, KIND_VN } kind;
 static const char *const kind_names[] = {"v", "vt", "vn"};
@@ -197,10 +191,11 @@ static inline const char *parse_vertex(parser *ps, const char *p, const char *en
         p = skip_blank(p, end);
         if (p == end || *p == '\n' || *p == '#')
             break;
-        float f;
-        const char *q = mk_scan_float(p, end, &f);
+        mk_decimal dec;
+        const char *q = mk_decimal_scan(p, end, MK_DECIMAL_OBJ, &dec);
         if (!q || !is_delim(q, end))
             return bad_number(ps, p, end);
+        float f = mk_decimal_float(&dec);
         if (!isfinite(f))
             return PARSE_FAIL(ps, MK_ERR_RANGE, "number out of float range '%.*s'",
                               quote_len(p, end), p);
@@ -260,6 +255,16 @@ static inline bool resolve(parser *ps, int64_t raw, kind k, uint32_t *out)
     return resolve_slow(ps, raw, k, out);
 }
 
+/* [+-] digits, capped (mk_decimal_index); NULL when p has no index. */
+static inline const char *scan_index(const char *p, const char *end, int64_t *out)
+{
+    mk_decimal dec;
+    p = mk_decimal_scan(p, end, MK_DECIMAL_INDEX, &dec);
+    if (p)
+        *out = mk_decimal_index(&dec);
+    return p;
+}
+
 static const char *malformed_corner(parser *ps, const char *p, const char *end)
 {
     return PARSE_FAIL(ps, MK_ERR_PARSE,
@@ -271,20 +276,20 @@ static const char *malformed_corner(parser *ps, const char *p, const char *end)
  * range), then each index resolved. */
 static inline const char *parse_corner(parser *ps, const char *p, const char *end, corner *c)
 {
-    const char *q = mk_scan_int(p, end, &c->raw[KIND_V]);
+    const char *q = scan_index(p, end, &c->raw[KIND_V]);
     c->form = 0;
     if (!q)
         return malformed_corner(ps, p, end);
     if (q < end && *q == '/') {
         q++;
         if (q < end && *q != '/') {
-            q = mk_scan_int(q, end, &c->raw[KIND_VT]);
+            q = scan_index(q, end, &c->raw[KIND_VT]);
             if (!q)
                 return malformed_corner(ps, p, end); /* `1/`, `1/x` */
             c->form |= 1;
         }
         if (q < end && *q == '/') {
-            q = mk_scan_int(q + 1, end, &c->raw[KIND_VN]);
+            q = scan_index(q + 1, end, &c->raw[KIND_VN]);
             if (!q)
                 return malformed_corner(ps, p, end); /* `1//`, `1/2/` */
             c->form |= 2;
@@ -436,50 +441,71 @@ static mk_status check_forward(parser *ps)
     return MK_OK;
 }
 
-/* Gives back what doubling over-allocated; a failed shrink keeps the block. */
-static void shrink(parser *ps, grow_buf *b, size_t need)
+/* Gives back what doubling over-allocated, so that every array is exactly
+ * the size its count implies (mk_obj_destroy frees by the public counts
+ * alone). When the allocator cannot shrink in place, an exact copy is made;
+ * false only when that fails too. */
+static bool shrink(parser *ps, grow_buf *b, size_t need)
 {
+    if (need == b->bytes)
+        return true;
     if (need == 0) {
         mk_free(ps->a, b->p, b->bytes);
         b->p = NULL;
         b->bytes = 0;
-    } else if (need < b->bytes) {
-        void *p = mk_realloc(ps->a, b->p, b->bytes, need);
-        if (p) {
-            b->p = p;
-            b->bytes = need;
-        }
+        return true;
     }
+    void *p = mk_realloc(ps->a, b->p, b->bytes, need);
+    if (!p) {
+        p = mk_alloc(ps->a, need);
+        if (!p)
+            return false;
+        memcpy(p, b->p, need);
+        mk_free(ps->a, b->p, b->bytes);
+    }
+    b->p = p;
+    b->bytes = need;
+    return true;
+}
+
+/* Bytes of each array of a finished mk_obj, from its counts alone. */
+static void obj_sizes(const mk_obj *o, size_t bytes[BUF_COUNT])
+{
+    size_t tc = o->triangle_count;
+    bytes[BUF_POS] = (size_t)o->position_count * 12;
+    bytes[BUF_TEX] = (size_t)o->texcoord_count * 8;
+    bytes[BUF_NRM] = (size_t)o->normal_count * 12;
+    bytes[BUF_CPOS] = tc * 12;
+    bytes[BUF_CTEX] = o->corner_texcoord ? tc * 12 : 0;
+    bytes[BUF_CNRM] = o->corner_normal ? tc * 12 : 0;
+    bytes[BUF_TLINE] = tc * 4;
+    bytes[BUF_TFACE] = tc * 4;
 }
 
 static mk_status finish(parser *ps, mk_obj **out)
 {
     if (ps->forward && check_forward(ps) != MK_OK)
         return ps->status;
-    obj_block *blk = mk_alloc(ps->a, sizeof *blk);
-    if (!blk)
+    mk_obj *o = mk_alloc(ps->a, sizeof *o);
+    if (!o)
         return mk_error_set(ps->err, MK_ERR_OUT_OF_MEMORY, ps->name, 0, "out of memory");
-    size_t tc = (size_t)ps->tri_count;
-    size_t need[BUF_COUNT] = {
-        (size_t)ps->count[KIND_V] * 12,
-        (size_t)ps->count[KIND_VT] * 8,
-        (size_t)ps->count[KIND_VN] * 12,
-        tc * 12,
-        tc * 12,
-        tc * 12,
-        tc * 4,
-        tc * 4,
-    };
-    for (int i = 0; i < BUF_COUNT; i++) {
-        shrink(ps, &ps->buf[i], need[i]);
-        blk->bytes[i] = ps->buf[i].bytes;
-    }
-    mk_obj *o = &blk->obj;
+    memset(o, 0, sizeof *o);
     o->position_count = ps->count[KIND_V];
     o->texcoord_count = ps->count[KIND_VT];
     o->normal_count = ps->count[KIND_VN];
     o->triangle_count = ps->tri_count;
     o->face_count = ps->face_count;
+    /* a per-corner vt/vn array exists when some face used it */
+    o->corner_texcoord = ps->buf[BUF_CTEX].p;
+    o->corner_normal = ps->buf[BUF_CNRM].p;
+    size_t need[BUF_COUNT];
+    obj_sizes(o, need);
+    for (int i = 0; i < BUF_COUNT; i++) {
+        if (!shrink(ps, &ps->buf[i], need[i])) {
+            mk_free(ps->a, o, sizeof *o);
+            return mk_error_set(ps->err, MK_ERR_OUT_OF_MEMORY, ps->name, 0, "out of memory");
+        }
+    }
     o->positions = ps->buf[BUF_POS].p;
     o->texcoords = ps->buf[BUF_TEX].p;
     o->normals = ps->buf[BUF_NRM].p;
@@ -559,13 +585,14 @@ void mk_obj_destroy(mk_obj *obj)
 {
     if (!obj)
         return;
-    obj_block *blk = (obj_block *)obj;
     mk_allocator a = obj->allocator;
+    size_t bytes[BUF_COUNT];
+    obj_sizes(obj, bytes);
     void *p[BUF_COUNT] = {
         obj->positions,       obj->texcoords,     obj->normals,       obj->corner_position,
         obj->corner_texcoord, obj->corner_normal, obj->triangle_line, obj->triangle_face,
     };
     for (int i = 0; i < BUF_COUNT; i++)
-        mk_free(&a, p[i], blk->bytes[i]);
-    mk_free(&a, blk, sizeof *blk);
+        mk_free(&a, p[i], bytes[i]);
+    mk_free(&a, obj, sizeof *obj);
 }

@@ -282,8 +282,8 @@ static uint32_t read_frames(mk_unit_build *b, const mk_unit_options *opt, mk_uni
 /* The first error reported since item `from`, as an mk_error. */
 static mk_status first_error(const mk_report *rep, uint32_t from, mk_error *err)
 {
-    for (uint32_t i = from; i < rep->count; i++) {
-        const mk_diagnostic *d = &rep->items[i];
+    for (uint32_t i = from; i < mk_report_count(rep); i++) {
+        const mk_diagnostic *d = mk_report_item(rep, i);
         if (d->severity != MK_SEVERITY_ERROR)
             continue;
         mk_status code = d->check == MK_CHECK_FILE || d->check == MK_CHECK_CONFIG ? MK_ERR_PARSE
@@ -310,15 +310,22 @@ mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, const mk_all
     if (!dir || !out)
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, dir, 0,
                             "mk_unit_load: dir and out must not be NULL");
-    mk_report local = {0};
-    local.allocator = al;
-    mk_report *rep = report ? report : &local;
-    uint32_t errors_before = rep->error_count, items_before = rep->count;
     *out = NULL;
+    /* Without a caller's report the errors still go to one, for err. */
+    mk_report *local = NULL, *rep = report;
+    if (!rep) {
+        mk_status rs = mk_report_create(al, &local, err);
+        if (rs != MK_OK)
+            return rs;
+        rep = local;
+    }
+    uint32_t errors_before = mk_report_error_count(rep), items_before = mk_report_count(rep);
 
     mk_unit *u = mk_alloc(al, sizeof *u);
-    if (!u)
+    if (!u) {
+        mk_report_destroy(local);
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, dir, 0, "out of memory");
+    }
     memset(u, 0, sizeof *u);
     u->allocator = mk_allocator_copy(al);
     mk_error e;
@@ -330,7 +337,7 @@ mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, const mk_all
         if (err)
             *err = e;
         mk_unit_destroy(u);
-        mk_report_reset(&local);
+        mk_report_destroy(local);
         return st;
     }
     mk_unit_build b = {0};
@@ -350,7 +357,7 @@ mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, const mk_all
         /* config problems are reported beside frame problems, not instead */
         mk_anim_config_options co = {NULL, n, opt ? opt->files : NULL};
         if (mk_anim_config_load(u->files, &co, al, &u->clips, rep, &e) != MK_OK &&
-            rep->error_count == errors_before)
+            mk_report_error_count(rep) == errors_before)
             mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_CONFIG, e.file, e.line, NULL, 0, "%s",
                           e.message);
         if (read_frames(&b, opt, u, rep) == 0 && mk_unit_check_topology(&b, rep) == 0) {
@@ -362,14 +369,14 @@ mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, const mk_all
         }
     }
     free_build(&b);
-    if (rep->error_count != errors_before) {
+    if (mk_report_error_count(rep) != errors_before) {
         st = first_error(rep, items_before, err);
         mk_unit_destroy(u);
     } else {
         st = MK_OK;
         *out = u;
     }
-    mk_report_reset(&local);
+    mk_report_destroy(local);
     return st;
 }
 

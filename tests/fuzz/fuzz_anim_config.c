@@ -11,13 +11,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         {attack, 1, 5, 0}, {idle, 1, 4, 5}, {walk, 1, 6, 9}};
     mk_anim_config_options opt = {"animation.cfg", 15, NULL};
     mk_clip_set *clips;
-    mk_report report = {0};
+    mk_report *report;
     mk_error err;
+    if (mk_report_create(NULL, &report, &err) != MK_OK)
+        return 0;
     mk_status st = mk_anim_config_parse((const char *)data, size, anims, 3, &opt, NULL, &clips,
-                                        &report, &err);
-    if ((st == MK_OK) != (report.error_count == 0))
+                                        report, &err);
+    if ((st == MK_OK) != (mk_report_error_count(report) == 0))
         __builtin_trap(); /* the report and the status must agree */
-    mk_report_reset(&report);
+    mk_report_destroy(report);
     if (st != MK_OK)
         return 0;
     mk_player p;

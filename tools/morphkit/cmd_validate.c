@@ -36,13 +36,13 @@ static void print_text(const char *path, const mk_unit *unit, const mk_report *r
         printf("%s: ok: %u animation%s, %u frames, %u vertices, %u triangles, %u warning%s\n",
                path, unit->files->animation_count, unit->files->animation_count == 1 ? "" : "s",
                unit->frames->frame_count, unit->position_count, unit->frames->index_count / 3,
-               rep->warning_count, rep->warning_count == 1 ? "" : "s");
+               mk_report_warning_count(rep), mk_report_warning_count(rep) == 1 ? "" : "s");
     else if (!unit)
-        printf("%s: INVALID: %u error%s, %u warning%s\n", path, rep->error_count,
-               rep->error_count == 1 ? "" : "s", rep->warning_count,
-               rep->warning_count == 1 ? "" : "s");
-    for (uint32_t i = 0; i < rep->count; i++) {
-        const mk_diagnostic *d = &rep->items[i];
+        printf("%s: INVALID: %u error%s, %u warning%s\n", path, mk_report_error_count(rep),
+               mk_report_error_count(rep) == 1 ? "" : "s", mk_report_warning_count(rep),
+               mk_report_warning_count(rep) == 1 ? "" : "s");
+    for (uint32_t i = 0; i < mk_report_count(rep); i++) {
+        const mk_diagnostic *d = mk_report_item(rep, i);
         printf("  %s[%s]: ", d->severity == MK_SEVERITY_ERROR ? "error" : "warning",
                mk_check_name(d->check));
         print_location(stdout, d->file, d->line);
@@ -54,8 +54,8 @@ static void print_text(const char *path, const mk_unit *unit, const mk_report *r
         }
         printf("\n");
     }
-    if (rep->dropped_count)
-        printf("  ... and %u more\n", rep->dropped_count);
+    if (mk_report_dropped_count(rep))
+        printf("  ... and %u more\n", mk_report_dropped_count(rep));
 }
 
 static void print_json(const char *path, const mk_unit *unit, const mk_report *rep, bool first)
@@ -63,7 +63,7 @@ static void print_json(const char *path, const mk_unit *unit, const mk_report *r
     printf("%s\n  {\"path\": ", first ? "" : ",");
     mk_cli_json_string(stdout, path);
     printf(", \"valid\": %s, \"errors\": %u, \"warnings\": %u", unit ? "true" : "false",
-           rep->error_count, rep->warning_count);
+           mk_report_error_count(rep), mk_report_warning_count(rep));
     if (unit) {
         printf(", \"animations\": [");
         for (uint32_t a = 0; a < unit->files->animation_count; a++) {
@@ -75,8 +75,8 @@ static void print_json(const char *path, const mk_unit *unit, const mk_report *r
                unit->frames->index_count / 3);
     }
     printf(", \"diagnostics\": [");
-    for (uint32_t i = 0; i < rep->count; i++) {
-        const mk_diagnostic *d = &rep->items[i];
+    for (uint32_t i = 0; i < mk_report_count(rep); i++) {
+        const mk_diagnostic *d = mk_report_item(rep, i);
         printf("%s\n    {\"severity\": \"%s\", \"check\": \"%s\", \"file\": ", i ? "," : "",
                d->severity == MK_SEVERITY_ERROR ? "error" : "warning", mk_check_name(d->check));
         mk_cli_json_string(stdout, d->file);
@@ -137,20 +137,26 @@ int mk_cmd_validate(int argc, char **argv)
             exit_code = MK_EXIT_INVALID;
             continue;
         }
+        mk_report *rep;
+        mk_error err;
+        if (mk_report_create(NULL, &rep, &err) != MK_OK) {
+            mk_cli_fail("%s", err.message);
+            mk_unit_list_free(NULL, units, count);
+            return MK_EXIT_INVALID;
+        }
         for (uint32_t u = 0; u < count; u++) {
-            mk_report rep = {0};
             mk_unit *unit = NULL;
-            mk_error err;
-            if (mk_unit_load(units[u], NULL, NULL, &unit, &rep, &err) != MK_OK)
+            mk_report_clear(rep);
+            if (mk_unit_load(units[u], NULL, NULL, &unit, rep, &err) != MK_OK)
                 exit_code = MK_EXIT_INVALID;
             if (json)
-                print_json(units[u], unit, &rep, first);
+                print_json(units[u], unit, rep, first);
             else
-                print_text(units[u], unit, &rep, quiet);
+                print_text(units[u], unit, rep, quiet);
             first = false;
             mk_unit_destroy(unit);
-            mk_report_reset(&rep);
         }
+        mk_report_destroy(rep);
         mk_unit_list_free(NULL, units, count);
     }
     if (json)
