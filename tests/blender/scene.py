@@ -1,0 +1,119 @@
+"""Test scenes built in Blender (3.4+) for the Blender tests: a tube skinned
+to a two-bone armature with two actions, and a tube with shape-key actions.
+Also the evaluated vertex positions, in the OBJ exporter's axes."""
+import math
+
+import bpy
+from bpy_extras.io_utils import axis_conversion
+
+RINGS, SEGMENTS, RADIUS, HEIGHT = 5, 8, 0.5, 2.0
+
+
+def clear_scene():
+    for ob in list(bpy.data.objects):
+        bpy.data.objects.remove(ob)
+    for act in list(bpy.data.actions):
+        bpy.data.actions.remove(act)
+
+
+def make_tube(name):
+    """An open tube along +Z, RINGS x SEGMENTS vertices, quads, with UVs."""
+    verts, faces = [], []
+    for r in range(RINGS):
+        z = HEIGHT * r / (RINGS - 1)
+        for s in range(SEGMENTS):
+            a = 2 * math.pi * s / SEGMENTS
+            verts.append((RADIUS * math.cos(a), RADIUS * math.sin(a), z))
+    for r in range(RINGS - 1):
+        for s in range(SEGMENTS):
+            a, b = r * SEGMENTS + s, r * SEGMENTS + (s + 1) % SEGMENTS
+            faces.append((a, b, b + SEGMENTS, a + SEGMENTS))
+    me = bpy.data.meshes.new(name)
+    me.from_pydata(verts, [], faces)
+    uv = me.uv_layers.new(name="UVMap")
+    for poly in me.polygons:
+        for li in poly.loop_indices:
+            vi = me.loops[li].vertex_index
+            s, r = vi % SEGMENTS, vi // SEGMENTS
+            # the seam: the last quad's far side takes u = 1, not 0
+            if s == 0 and any(me.loops[k].vertex_index % SEGMENTS == SEGMENTS - 1
+                              for k in poly.loop_indices):
+                s = SEGMENTS
+            uv.data[li].uv = (s / SEGMENTS, r / (RINGS - 1))
+    for poly in me.polygons:
+        poly.use_smooth = True
+    me.update()
+    ob = bpy.data.objects.new(name, me)
+    bpy.context.scene.collection.objects.link(ob)
+    return ob
+
+
+def key_bones(arm, action, keys):
+    """keys: [(frame, {bone: (rx, ry, rz) degrees})]"""
+    arm.animation_data.action = action
+    for frame, poses in keys:
+        for bone, rot in poses.items():
+            pb = arm.pose.bones[bone]
+            pb.rotation_mode = 'XYZ'
+            pb.rotation_euler = [math.radians(x) for x in rot]
+            pb.keyframe_insert("rotation_euler", frame=frame)
+
+
+def armature_scene():
+    """Tube skinned to Lower/Upper bones; actions Bend (frames 1-12) and
+    Twist (frames 20-30). Returns (mesh object, armature object)."""
+    clear_scene()
+    tube = make_tube("Tube")
+    arm_data = bpy.data.armatures.new("Rig")
+    arm = bpy.data.objects.new("Rig", arm_data)
+    bpy.context.scene.collection.objects.link(arm)
+    bpy.context.view_layer.objects.active = arm
+    bpy.ops.object.mode_set(mode='EDIT')
+    lower = arm_data.edit_bones.new("Lower")
+    lower.head, lower.tail = (0, 0, 0), (0, 0, 1)
+    upper = arm_data.edit_bones.new("Upper")
+    upper.head, upper.tail = (0, 0, 1), (0, 0, 2)
+    upper.parent = lower
+    upper.use_connect = True
+    bpy.ops.object.mode_set(mode='OBJECT')
+    g_lower = tube.vertex_groups.new(name="Lower")
+    g_upper = tube.vertex_groups.new(name="Upper")
+    for v in tube.data.vertices:
+        w = min(1.0, max(0.0, v.co.z - 0.5))  # 0 below z 0.5, 1 above z 1.5
+        if w < 1:
+            g_lower.add([v.index], 1 - w, 'REPLACE')
+        if w > 0:
+            g_upper.add([v.index], w, 'REPLACE')
+    mod = tube.modifiers.new("Armature", 'ARMATURE')
+    mod.object = arm
+    arm.animation_data_create()
+    bend = bpy.data.actions.new("Bend")
+    twist = bpy.data.actions.new("Twist")
+    for act in (bend, twist):
+        act.use_fake_user = True
+    key_bones(arm, bend, [(1, {"Lower": (0, 0, 0), "Upper": (0, 0, 0)}),
+                          (12, {"Lower": (-15, 0, 0), "Upper": (50, 0, 0)})])
+    key_bones(arm, twist, [(20, {"Lower": (0, 0, 0), "Upper": (0, 0, 0)}),
+                           (30, {"Lower": (0, 10, 0), "Upper": (0, 80, 0)})])
+    return tube, arm
+
+
+def obj_axes(forward='-Z', up='Y'):
+    return axis_conversion(to_forward=forward, to_up=up).to_4x4()
+
+
+def evaluated_positions(ob, frame, conv, scale=1.0):
+    """The deformed mesh at frame, world space, in the exporter's axes, as a
+    flat list in vertex order."""
+    scene = bpy.context.scene
+    scene.frame_set(frame)
+    dg = bpy.context.evaluated_depsgraph_get()
+    ev = ob.evaluated_get(dg)
+    me = ev.to_mesh()
+    m = conv @ ev.matrix_world
+    out = []
+    for v in me.vertices:
+        p = m @ v.co
+        out += [p.x * scale, p.y * scale, p.z * scale]
+    ev.to_mesh_clear()
+    return out
