@@ -117,3 +117,39 @@ def evaluated_positions(ob, frame, conv, scale=1.0):
         out += [p.x * scale, p.y * scale, p.z * scale]
     ev.to_mesh_clear()
     return out
+
+
+def shape_key_scene():
+    """Tube with shape keys Up (top rings raised and narrowed) and Wide
+    (middle rings pushed out), animated by two actions on its shape keys:
+    Inflate keys Wide at frames 1, 5, 9, 17 (last pose differs from the
+    first: plays once); Wave keys Up at 1, 7, 13, 19, 25 with frame 25 equal
+    to frame 1 (a loop), pose markers event:footstep at 7 and noblend at 13."""
+    clear_scene()
+    tube = make_tube("Blob")
+    tube.shape_key_add(name="Basis")
+    up = tube.shape_key_add(name="Up", from_mix=False)
+    wide = tube.shape_key_add(name="Wide", from_mix=False)
+    for i, v in enumerate(tube.data.vertices):
+        r = i // SEGMENTS
+        if r >= RINGS - 2:
+            up.data[i].co = (v.co.x * 0.6, v.co.y * 0.6, v.co.z + 0.5 * (r - RINGS + 3))
+        if 0 < r < RINGS - 1:
+            wide.data[i].co = (v.co.x * 1.8, v.co.y * 1.8, v.co.z)
+    key = tube.data.shape_keys
+    key.animation_data_create()
+    acts = {}
+    for name, block, keys in (("Inflate", wide, [(1, 0), (5, .4), (9, .7), (17, 1)]),
+                              ("Wave", up, [(1, 0), (7, 1), (13, .5), (19, .8), (25, 0)])):
+        act = bpy.data.actions.new(name)
+        act.use_fake_user = True
+        key.animation_data.action = act
+        for frame, value in keys:
+            block.value = value
+            block.keyframe_insert("value", frame=frame)
+        acts[name] = act
+    for frame, name in ((7, "event:footstep"), (13, "noblend")):
+        acts["Wave"].pose_markers.new(name).frame = frame
+    key.animation_data.action = None
+    up.value = wide.value = 0
+    return tube, key
