@@ -5,7 +5,9 @@
 # Twist20.obj .. Twist30.obj, .mtl files beside them). The folder must
 # validate with no warning, and `sample` at every frame time (100 ms frames:
 # no animation.cfg) and between frames must give Blender's evaluated vertex
-# positions (and their linear blend). Skipped only without Blender.
+# positions (and their linear blend). Also: a name ending in a digit
+# exported as `Twist2_.obj`, and the legacy exporter's Twist_000020.obj ...
+# Skipped only without Blender.
 TOOL=$1 SRC=$2 TMP=$3
 rm -rf "$TMP"; mkdir -p "$TMP"; . "$(dirname "$0")/common.inc"
 if ! command -v blender >/dev/null; then
@@ -18,7 +20,7 @@ blender_py() { # SCRIPT ARGS...: runs a Python script in headless Blender
         >"$TMP/blender.log" 2>&1 || { echo "FAIL: blender $script:"; tail -20 "$TMP/blender.log"; return 1; }
 }
 u=$TMP/unit; mkdir -p "$u"
-blender_py "$BL/export_obj.py" "$u" "$TMP/expected.json" || exit 1
+blender_py "$BL/export_obj.py" "$u" "$TMP/expected.json" "$TMP" || exit 1
 
 [ -f "$u/Bend1.obj" ] && [ -f "$u/Bend12.obj" ] && [ -f "$u/Twist20.obj" ] && [ -f "$u/Twist30.obj" ] \
     || { echo "FAIL: Blender did not write Bend1..12 / Twist20..30:"; ls "$u" | head; exit 1; }
@@ -41,5 +43,15 @@ check() { # ANIM FRAMES: frame times k/10 s and the midpoints between them
     grep -h "samples, largest" "$TMP/blender.log"
 }
 check Bend 12
+check Twist 11
+
+# a name ending in a digit, written as Twist2_.obj: Twist2_20.obj .. Twist2_30.obj
+expect 0 info "$TMP/digit"
+has "$out" "Twist2            11 frames  Twist2_20.obj .. Twist2_30.obj"
+# the legacy exporter (Keep Vertex Order): Twist_000020.obj .. Twist_000030.obj
+expect 0 validate "$TMP/digit" "$TMP/legacy"
+has "$out" "digit: ok: 1 animation, 11 frames, 40 vertices, 64 triangles, 0 warnings"
+has "$out" "legacy: ok: 1 animation, 11 frames, 40 vertices, 64 triangles, 0 warnings"
+u=$TMP/legacy
 check Twist 11
 finish
