@@ -5,6 +5,9 @@ set -e
 PACKAGES="build-essential cmake pkg-config libjsmn-dev libtinyobjloader-dev libtinygltf-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libglfw3-dev libpng-dev libgif-dev
   glslang-tools xvfb xauth"
+# For the lead (tests/cli/blender_*.sh, skipped without them): "blender" (3.4,
+# headless Blender tests of the OBJ exporter and the add-on) and "python3-numpy"
+# (Blender's glTF exporter needs it; blender does not depend on it).
 
 missing=""
 for p in $PACKAGES; do

@@ -153,3 +153,35 @@ def shape_key_scene():
     key.animation_data.action = None
     up.value = wide.value = 0
     return tube, key
+
+
+def hybrid_scene():
+    """The armature scene with the tube parented to the rig (a glTF skin)
+    and a shape key Up (every vertex pushed out 1.5x from the axis), keyed
+    0 at frame 1 and 1 at frame 12 (Blender's default Bezier ease). Armature
+    actions and the shape-key action sit on NLA tracks; the shape keys'
+    track is named Bend like the armature's, so glTF merges them."""
+    tube, arm = armature_scene()
+    tube.parent = arm
+    tube.shape_key_add(name="Basis")
+    up = tube.shape_key_add(name="Up", from_mix=False)
+    for i, v in enumerate(tube.data.vertices):
+        up.data[i].co = (v.co.x * 1.5, v.co.y * 1.5, v.co.z)
+    key = tube.data.shape_keys
+    key.animation_data_create()
+    act = bpy.data.actions.new("BendFace")
+    key.animation_data.action = act
+    for frame, value in ((1, 0), (12, 1)):
+        up.value = value
+        up.keyframe_insert("value", frame=frame)
+    key.animation_data.action = None
+    up.value = 0
+    track = key.animation_data.nla_tracks.new()
+    track.name = "Bend"
+    track.strips.new("BendFace", 1, act)
+    arm.animation_data.action = None
+    for name, start in (("Bend", 1), ("Twist", 20)):
+        track = arm.animation_data.nla_tracks.new()
+        track.name = name
+        track.strips.new(name, start, bpy.data.actions[name])
+    return tube, arm, key
