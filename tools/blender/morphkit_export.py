@@ -280,7 +280,7 @@ def ms(frame, first, fps):
 
 def remove_old_frames(directory, name):
     """Old frames of an animation being written would leave a stale tail."""
-    pat = re.compile(re.escape(name) + r"[_.-]?[0-9]+\.(obj|mtl)$", re.IGNORECASE)
+    pat = re.compile(re.escape(name) + r"[_.-]?[0-9]+\.(?i:obj|mtl)$")  # names are case-sensitive
     for f in os.listdir(directory):
         if pat.match(f):
             os.remove(os.path.join(directory, f))
