@@ -131,6 +131,19 @@ static void test_discover_exporter_namings(void)
     CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_ERR_PARSE);
     CHECK_CONTAINS(e.message, "'walk1.obj' and 'walk_1.obj' are both frame 1 of animation 'walk'");
 
+    /* spellings may mix within one animation */
+    d = mk_fx_dir("disc_names_mixed");
+    mk_fx_write(d, "Mix_1.obj", QUAD);
+    mk_fx_write(d, "Mix2.obj", QUAD);
+    mk_fx_write(d, "Mix-003.obj", QUAD);
+    CHECK(mk_unit_discover(d, NULL, &f, &e) == MK_OK);
+    if (f) {
+        CHECK_EQ_INT(f->animation_count, 1);
+        CHECK_EQ_INT(f->animations[0].frame_count, 3);
+        CHECK(strcmp(f->frame_files[1], "Mix2.obj") == 0);
+        mk_unit_files_destroy(f);
+    }
+
     /* a gap is named with the neighbour's separator and padding */
     d = mk_fx_dir("disc_names_gap");
     mk_fx_write(d, "Bend1.obj", QUAD);
