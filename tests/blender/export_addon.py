@@ -17,6 +17,8 @@ import sys
 
 import bpy
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+
 src, out, tool = sys.argv[sys.argv.index("--") + 1:][:3]
 sys.path.insert(0, os.path.join(src, "tests", "blender"))
 sys.path.insert(0, os.path.join(src, "tools", "blender"))

@@ -10,6 +10,8 @@ import sys
 
 import bpy
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scene  # noqa: E402
 
