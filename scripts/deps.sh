@@ -7,7 +7,7 @@
 set -e
 PACKAGES="build-essential cmake pkg-config libjsmn-dev libtinyobjloader-dev libtinygltf-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libglfw3-dev libpng-dev libgif-dev
-  glslang-tools xvfb xauth clang libclang-rt-dev python3"
+  glslang-tools xvfb xauth clang libclang-rt-dev python3 blender python3-numpy"
 
 missing=""
 for p in $PACKAGES; do

@@ -24,7 +24,7 @@ static void test_discover_numbering_and_ignored_files(void)
     mk_fx_write(d, "animation.cfg", "# nothing\n");
     mk_fx_write(d, "Walk.obj", QUAD);      /* no number */
     mk_fx_write(d, "Walk_1.obj.bak", QUAD); /* not .obj */
-    mk_fx_write(d, "Walk_x1.obj", QUAD);    /* not a number */
+    mk_fx_write(d, "Walk_1x.obj", QUAD);    /* does not end in a number */
     mk_fx_write(d, "_1.obj", QUAD);         /* empty name */
     char sub[1100];
     snprintf(sub, sizeof sub, "mkdir -p '%s/Run_1.obj'", d); /* a folder, not a file */
@@ -74,6 +74,88 @@ static void test_discover_blender_padding(void)
     CHECK(strcmp(f->frame_files[9], "walk_000010.obj") == 0);
     CHECK(!f->has_config);
     mk_unit_files_destroy(f);
+}
+
+/* The namings real exporters write: Blender 3.4's OBJ exporter appends the
+ * frame with no separator and no padding, starting wherever the range starts. */
+static void test_discover_exporter_namings(void)
+{
+    const char *d = mk_fx_dir("disc_names");
+    char name[64];
+    for (int i = 1; i <= 12; i++) { /* Bend10 sorts before Bend2 by bytes */
+        snprintf(name, sizeof name, "Bend%d.obj", i);
+        mk_fx_write(d, name, QUAD);
+    }
+    for (int i = 20; i <= 30; i++) {
+        snprintf(name, sizeof name, "Twist%d.obj", i);
+        mk_fx_write(d, name, QUAD);
+    }
+    mk_fx_write(d, "Jump.1.obj", QUAD);
+    mk_fx_write(d, "Jump.2.obj", QUAD);
+    mk_fx_write(d, "Run-001.obj", QUAD);
+    mk_fx_write(d, "Run-002.obj", QUAD);
+    mk_fx_write(d, "Hit2_1.obj", QUAD);    /* a name ending in a digit needs a separator */
+    mk_fx_write(d, "Hit2_2.obj", QUAD);
+    mk_fx_write(d, "Roll_" "0000000000007.obj", QUAD); /* long padding is still frame 7 */
+    mk_fx_write(d, "Spin__1.obj", QUAD);   /* only one separator is dropped: "Spin_" */
+    mk_fx_write(d, "Big_1234567890.obj", QUAD); /* ten significant digits: ignored */
+    mk_fx_write(d, "1.obj", QUAD);         /* no name */
+    mk_fx_write(d, "-1.obj", QUAD);        /* only a separator */
+    mk_fx_write(d, "Bend.obj", QUAD);      /* no number */
+    mk_unit_files *f = NULL;
+    mk_error e;
+    CHECK(mk_unit_discover(d, NULL, NULL, &f, &e) == MK_OK);
+    if (!f)
+        return;
+    static const char *names[] = {"Bend", "Hit2", "Jump", "Roll", "Run", "Spin_", "Twist"};
+    static const uint32_t firsts[] = {1, 1, 1, 7, 1, 1, 20};
+    static const uint32_t counts[] = {12, 2, 2, 1, 2, 1, 11};
+    CHECK_EQ_INT(f->animation_count, 7);
+    for (uint32_t a = 0; a < 7 && a < f->animation_count; a++) {
+        CHECK(strcmp(f->animations[a].name, names[a]) == 0);
+        CHECK_EQ_INT(f->animations[a].first_number, firsts[a]);
+        CHECK_EQ_INT(f->animations[a].frame_count, counts[a]);
+    }
+    CHECK_EQ_INT(f->frame_count, 31);
+    CHECK(strcmp(f->frame_files[1], "Bend2.obj") == 0); /* numeric order */
+    CHECK(strcmp(f->frame_files[9], "Bend10.obj") == 0);
+    CHECK(strcmp(f->frame_files[11], "Bend12.obj") == 0);
+    CHECK(strcmp(f->frame_files[13], "Hit2_2.obj") == 0);
+    CHECK(strcmp(f->frame_files[30], "Twist30.obj") == 0);
+    mk_unit_files_destroy(f);
+
+    /* walk_1.obj and walk1.obj are both frame 1 of walk */
+    d = mk_fx_dir("disc_names_dup");
+    mk_fx_write(d, "walk_1.obj", QUAD);
+    mk_fx_write(d, "walk1.obj", QUAD);
+    CHECK(mk_unit_discover(d, NULL, NULL, &f, &e) == MK_ERR_PARSE);
+    CHECK_CONTAINS(e.message, "'walk1.obj' and 'walk_1.obj' are both frame 1 of animation 'walk'");
+
+    /* spellings may mix within one animation */
+    d = mk_fx_dir("disc_names_mixed");
+    mk_fx_write(d, "Mix_1.obj", QUAD);
+    mk_fx_write(d, "Mix2.obj", QUAD);
+    mk_fx_write(d, "Mix-003.obj", QUAD);
+    CHECK(mk_unit_discover(d, NULL, NULL, &f, &e) == MK_OK);
+    if (f) {
+        CHECK_EQ_INT(f->animation_count, 1);
+        CHECK_EQ_INT(f->animations[0].frame_count, 3);
+        CHECK(strcmp(f->frame_files[1], "Mix2.obj") == 0);
+        mk_unit_files_destroy(f);
+    }
+
+    /* a gap is named with the neighbour's separator and padding */
+    d = mk_fx_dir("disc_names_gap");
+    mk_fx_write(d, "Bend1.obj", QUAD);
+    mk_fx_write(d, "Bend3.obj", QUAD);
+    CHECK(mk_unit_discover(d, NULL, NULL, &f, &e) == MK_ERR_NOT_FOUND);
+    CHECK_CONTAINS(e.message, "missing frame file 'Bend2.obj'");
+    d = mk_fx_dir("disc_names_gap_dot");
+    mk_fx_write(d, "Jump.09.obj", QUAD);
+    mk_fx_write(d, "Jump.11.obj", QUAD);
+    CHECK(mk_unit_discover(d, NULL, NULL, &f, &e) == MK_ERR_NOT_FOUND);
+    CHECK_CONTAINS(e.message, "missing frame file 'Jump.10.obj'");
+    CHECK(mk_is_unit_folder(d, NULL));
 }
 
 static void test_discover_gap_names_missing_file(void)
@@ -568,7 +650,7 @@ static void test_report_items_after_failed_load(void)
 }
 
 MK_TEST_MAIN(MK_TEST(test_config_errors_reported_with_frames), MK_TEST(test_discover_numbering_and_ignored_files),
-             MK_TEST(test_discover_blender_padding), MK_TEST(test_discover_gap_names_missing_file),
+             MK_TEST(test_discover_blender_padding), MK_TEST(test_discover_exporter_namings), MK_TEST(test_discover_gap_names_missing_file),
              MK_TEST(test_discover_duplicates_and_empty), MK_TEST(test_library_root_listing),
              MK_TEST(test_vertex_count_mismatch), MK_TEST(test_topology_mismatch_names_lines),
              MK_TEST(test_every_bad_frame_reported), MK_TEST(test_reindexed_normals_blend),

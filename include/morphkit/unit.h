@@ -1,14 +1,22 @@
 /* morphkit/unit.h - unit folders: frame discovery, loading and validation
  * (assets layer).
  *
- * A unit folder holds one OBJ file per frame, named `<Animation>_<N>.obj`:
- * the animation name is everything before the last `_`, N a decimal number
- * (zero padding allowed: Blender's `walk_000001.obj`). An animation's numbers
- * must be consecutive; a gap is an error naming the missing file. Files that
- * do not match (`.mtl`, textures, notes, animation.cfg) are ignored by
- * discovery. A library root is a folder whose sub-folders are units. Every
- * folder listing and file read goes through mk_unit_options.files (an
- * engine's pak file or virtual file system; NULL: the disk, morphkit/file.h).
+ * A unit folder holds one OBJ file per frame, named `<Animation>_<N>.obj`,
+ * `<Animation><N>.obj`, `<Animation>.<N>.obj` or `<Animation>-<N>.obj`: N is
+ * the run of decimal digits just before `.obj` (any zero padding, at most 9
+ * digits after it), the animation name is what precedes N minus one
+ * separator (`_`, `.` or `-`) and must not be empty. So Blender 3.4's
+ * `Bend1.obj` .. `Bend12.obj`, its legacy exporter's `walk_000001.obj` and
+ * `Attack_Heavy_3.obj` (animation `Attack_Heavy`) all work. An animation
+ * whose name ends in a digit needs a separator (`Hit2_1.obj`; `Hit21.obj` is
+ * frame 21 of `Hit`). Names are compared after the separator is dropped:
+ * `walk_1.obj` and `walk1.obj` are both frame 1 of `walk` (a duplicate
+ * error). An animation's numbers must be consecutive; a gap is an error
+ * naming the missing file. Files that do not match (`.mtl`, textures, notes,
+ * animation.cfg) are ignored by discovery. A library root is a folder whose
+ * sub-folders are units. Every folder listing and file read goes through
+ * mk_unit_options.files (an engine's pak file or virtual file system; NULL:
+ * the disk, morphkit/file.h).
  *
  * Loading checks that every frame matches the unit's first frame (the first
  * frame of the first animation in name order): the same `v` count and the
@@ -162,15 +170,15 @@ typedef struct mk_unit_files {
  * the folder does not exist, has no frame files or a number is missing (the
  * message names the missing file), MK_ERR_IO when it cannot be listed (not a
  * folder), MK_ERR_PARSE for two files with the same animation and number
- * (`walk_1.obj`, `walk_01.obj`). options may be NULL; allocator (NULL:
+ * (`walk_1.obj`, `walk_01.obj`, `walk1.obj`). options may be NULL; allocator (NULL:
  * malloc) makes *out. */
 MK_API mk_status mk_unit_discover(const char *dir, const mk_unit_options *options,
                                   const mk_allocator *allocator, mk_unit_files **out,
                                   mk_error *err);
 MK_API void mk_unit_files_destroy(mk_unit_files *files);
 
-/* True when dir is a folder holding at least one `<Name>_<N>.obj` regular
- * file. options may be NULL. */
+/* True when dir is a folder holding at least one frame file
+ * (`<Name>_<N>.obj`, `<Name><N>.obj`, ...) listed as a regular file. options may be NULL. */
 MK_API bool mk_is_unit_folder(const char *dir, const mk_unit_options *options);
 
 /* Lists the unit folders directly inside a library root (entries listed as

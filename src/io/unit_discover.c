@@ -1,5 +1,5 @@
-/* Unit folder discovery: `<Animation>_<N>.obj` files, grouped and checked for
- * gaps and duplicate numbers. Directory order is arbitrary, so everything is
+/* Unit folder discovery: `<Animation>_<N>.obj` files (or `<Animation><N>`,
+ * `.<N>`, `-<N>`), grouped and checked for gaps and duplicate numbers. Directory order is arbitrary, so everything is
  * sorted (animation names by bytes, then frame numbers). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,30 +18,40 @@ typedef struct entry {
     size_t name_len;  /* animation name = file[0, name_len) */
     uint32_t number;
     int digits;       /* as written, for naming a missing file with the same padding */
+    char sep;         /* separator before the number ('_', '.', '-'), 0 for none */
 } entry;
 
-/* Splits `Name_0042.obj`; false when the file is not a frame file. */
-static bool parse_frame_name(const char *file, size_t *name_len, uint32_t *number, int *digits)
+/* Splits a frame file name: the trailing digits before `.obj` are the frame
+ * number (any zero padding), the animation name is what precedes them minus
+ * one separator (`_`, `.` or `-`), so `Walk_0042.obj`, `Walk42.obj`,
+ * `Walk.42.obj` and `Walk-42.obj` are all frame 42 of `Walk` (Blender 3.4's
+ * OBJ exporter writes `Walk42.obj`). False when the file is not a frame file. */
+static bool parse_frame_name(const char *file, size_t *name_len, uint32_t *number, int *digits,
+                             char *sep)
 {
     size_t len = strlen(file);
     if (len < 6 || strcasecmp(file + len - 4, ".obj") != 0)
         return false;
-    const char *us = NULL;
-    for (const char *p = file; p < file + len - 4; p++)
-        if (*p == '_')
-            us = p;
-    if (!us || us == file)
+    const char *end = file + len - 4, *d = end;
+    while (d > file && d[-1] >= '0' && d[-1] <= '9')
+        d--;
+    if (d == end)
         return false;
-    const char *d = us + 1, *end = file + len - 4;
-    if (d == end || end - d > MK_MAX_FRAME_DIGITS)
+    const char *name_end = d;
+    *sep = 0;
+    if (name_end > file && (name_end[-1] == '_' || name_end[-1] == '.' || name_end[-1] == '-'))
+        *sep = *--name_end;
+    if (name_end == file)
+        return false;
+    const char *p = d;
+    while (p < end - 1 && *p == '0') /* padding does not count against the digit limit */
+        p++;
+    if (end - p > MK_MAX_FRAME_DIGITS)
         return false;
     uint32_t n = 0;
-    for (const char *p = d; p < end; p++) {
-        if (*p < '0' || *p > '9')
-            return false;
+    for (; p < end; p++)
         n = n * 10 + (uint32_t)(*p - '0');
-    }
-    *name_len = (size_t)(us - file);
+    *name_len = (size_t)(name_end - file);
     *number = n;
     *digits = (int)(end - d);
     return true;
@@ -61,7 +71,9 @@ static int compare_entries(const void *pa, const void *pb)
         return c;
     if (a->name_len != b->name_len)
         return a->name_len < b->name_len ? -1 : 1;
-    return a->number < b->number ? -1 : a->number > b->number;
+    if (a->number != b->number)
+        return a->number < b->number ? -1 : 1;
+    return strcmp(a->file, b->file); /* duplicates are named in a stable order */
 }
 
 static bool same_animation(const entry *a, const entry *b)
@@ -86,7 +98,7 @@ static bool collect_frame(void *context, const char *name, mk_file_kind kind)
         return true;
     if (strcmp(name, MK_ANIM_CONFIG_FILE) == 0)
         l->has_config = true;
-    if (!parse_frame_name(name, &e.name_len, &e.number, &e.digits))
+    if (!parse_frame_name(name, &e.name_len, &e.number, &e.digits, &e.sep))
         return true;
     if (l->count == l->capacity) {
         uint32_t nc = l->capacity ? l->capacity * 2 : 32;
@@ -142,12 +154,13 @@ static mk_status check_sequence(const char *dir, const entry *items, uint32_t n,
                                 "'%s' and '%s' are both frame %u of animation '%.*s'", a->file,
                                 b->file, a->number, (int)a->name_len, a->file);
         if (b->number != a->number + 1) {
-            /* name the gap with the padding its neighbour uses */
+            /* name the gap with the separator and padding its neighbour uses */
             int width = a->digits;
             return mk_error_set(err, MK_ERR_NOT_FOUND, dir, 0,
-                                "missing frame file '%.*s_%0*u.obj' (animation '%.*s' has "
+                                "missing frame file '%.*s%.*s%0*u.obj' (animation '%.*s' has "
                                 "'%s' and '%s')",
-                                (int)a->name_len, a->file, width, a->number + 1,
+                                (int)a->name_len, a->file, a->sep ? 1 : 0, &a->sep, width,
+                                a->number + 1,
                                 (int)a->name_len, a->file, a->file, b->file);
         }
     }
@@ -232,7 +245,7 @@ mk_status mk_unit_discover(const char *dir, const mk_unit_options *options,
     mk_status st = list_entries(dir, files_of(options), &l, err);
     if (st == MK_OK && l.count == 0)
         st = mk_error_set(err, MK_ERR_NOT_FOUND, dir, 0,
-                          "no frame files (named <Animation>_<N>.obj) in this folder");
+                          "no frame files (named <Animation>_<N>.obj or <Animation><N>.obj) in this folder");
     if (st == MK_OK)
         st = check_sequence(dir, l.items, l.count, err);
     if (st == MK_OK)
@@ -246,8 +259,9 @@ static bool find_frame(void *context, const char *name, mk_file_kind kind)
     size_t nl;
     uint32_t num;
     int digits;
+    char sep;
     bool *found = context;
-    *found = kind == MK_FILE_REGULAR && parse_frame_name(name, &nl, &num, &digits);
+    *found = kind == MK_FILE_REGULAR && parse_frame_name(name, &nl, &num, &digits, &sep);
     return !*found;
 }
 
@@ -347,7 +361,8 @@ mk_status mk_unit_list(const char *root, const mk_unit_options *options, const m
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, root, 0, "out of memory");
     if (st == MK_OK && units.count == 0)
         st = mk_error_set(err, MK_ERR_NOT_FOUND, root, 0,
-                          "neither a unit folder (no <Animation>_<N>.obj files) nor a library "
+                          "neither a unit folder (no <Animation>_<N>.obj or <Animation><N>.obj "
+                          "files) nor a library "
                           "root (no sub-folder holds any)");
     /* shrink so mk_unit_list_free can pass the exact size */
     if (st == MK_OK && units.capacity != units.count) {

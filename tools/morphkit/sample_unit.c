@@ -39,17 +39,16 @@ static uint32_t frame_number(const mk_unit *u, uint32_t clip, uint32_t frame)
     return u->files->animations[clip].first_number + frame;
 }
 
-/* Frame-set index -> "Name_N" as the file stem, for the pose listing. */
+/* Frame-set index -> its file name without `.obj`, for the pose listing. */
 static void frame_label(const mk_unit *u, uint32_t set_index, char *buf, size_t size)
 {
-    for (uint32_t a = 0; a < u->files->animation_count; a++) {
-        const mk_unit_animation *an = &u->files->animations[a];
-        if (set_index >= an->first_frame && set_index < an->first_frame + an->frame_count) {
-            snprintf(buf, size, "%s_%u", an->name, an->first_number + set_index - an->first_frame);
-            return;
-        }
+    if (set_index >= u->files->frame_count) {
+        snprintf(buf, size, "?");
+        return;
     }
-    snprintf(buf, size, "?");
+    const char *file = u->files->frame_files[set_index];
+    size_t stem = strlen(file) - 4; /* discovery only lists names ending in .obj */
+    snprintf(buf, size, "%.*s", (int)stem, file);
 }
 
 static void print_json_sample(const unit_sampler *s, const mk_sample_args *a, uint32_t i,
