@@ -1,0 +1,146 @@
+/* morphkit/repair.h - vertex order: detect scrambled frames, recognise
+ * renumbered ones, and repair both on frames in memory (assets layer).
+ *
+ * Frame blending needs every frame's vertices in the same order. Exporters
+ * break that in two ways, and this module handles both:
+ *
+ *  - renumbered: the frame is the same mesh, but its vertices (and the face
+ *    list's indices with them) are numbered differently. mk_vorder_match
+ *    recovers the exact correspondence from connectivity alone: it matches a
+ *    seed triangle, then walks across shared edges (a triangle's neighbour
+ *    over edge a->b is the triangle holding b->a), so one seed fixes a whole
+ *    connected piece. Positions only choose between seeds (symmetric meshes,
+ *    identical disconnected pieces): the seed whose piece lands closest to
+ *    a pose in the reference order wins.
+ *  - scrambled: the face list is right but some `v` lines hold another
+ *    vertex's position. mk_vorder_detect finds such frames, and
+ *    mk_vorder_repair_frame moves the positions back.
+ *
+ * Detection rule (thresholds in brackets). Over the reference triangles'
+ * unique edges, a frame f is compared with a comparator frame g by each
+ * edge's log length ratio ln((L_f + eps) / (L_g + eps)) (eps = 5% of the
+ * median edge length of the consensus), minus the median of that ratio over
+ * all edges (so a frame exported at another scale is not a scramble; it is a
+ * jump). A vertex's change is the median over its edges of that difference's
+ * magnitude: a vertex put somewhere else breaks all of its edges, while its
+ * correctly placed neighbours break only the one edge they share with it.
+ * The comparators are the previous and the next frame of the same
+ * animation; where one is missing, the consensus (each edge's median length
+ * over all frames, or frame 0 in a unit of fewer than 3 frames) stands in.
+ * A vertex is scrambled in frame f when its change exceeds ln 2 [0.693]
+ * against every comparator: a wrong frame disagrees with both neighbours,
+ * and a right frame agrees with at least one, so the fault is named on the
+ * wrong frame only. This works from one swapped pair up to every vertex,
+ * at any mesh size, and does not depend on how far the mesh moves.
+ *
+ * What it cannot see: a swap of two vertices that sit at the same place (or
+ * within about the mesh's own stretching of each other: two neighbours of a
+ * coarse mesh), a scramble present in most frames of a unit (it becomes the
+ * consensus), and a frame whose edges legitimately halve or double in
+ * length against both neighbouring frames at once (reported as a scramble).
+ *
+ * Repair of a scrambled frame: each suspicious vertex's expected position is
+ * interpolated from the nearest fault-free frames before and after it in the
+ * animation (or frame 0), corrected by how its fault-free mesh neighbours
+ * differ from their own interpolation; each is then given the free
+ * candidate position (one of the suspicious vertices' positions in the
+ * frame) nearest to that expectation, most distinct matches first, over a
+ * few rounds that reuse matched vertices as neighbours. The result is
+ * verified by running the detection rule on the repaired frame; a frame
+ * that still shows a scramble is not repaired (MK_ERR_MISMATCH).
+ *
+ * Everything here is reentrant and allocates through the given allocator
+ * (NULL: malloc); the caller owns every buffer it passes. */
+#ifndef MORPHKIT_REPAIR_H
+#define MORPHKIT_REPAIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "morphkit/allocator.h"
+#include "morphkit/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A unit's frames in memory, all in one vertex order. */
+typedef struct mk_vorder_frames {
+    uint32_t vertex_count;
+    uint32_t frame_count;
+    const float *const *positions; /* frame_count arrays of vertex_count float3 */
+    uint32_t triangle_count;
+    const uint32_t *triangles;     /* 3 per triangle, 0-based vertex indices */
+    uint32_t animation_count;      /* 0: all frames are one animation */
+    const uint32_t *animation_frames; /* animation_count frame counts, in frame order,
+                                         summing to frame_count */
+} mk_vorder_frames;
+
+/* One scrambled frame. */
+typedef struct mk_vorder_fault {
+    uint32_t frame;
+    uint32_t vertex_count; /* suspicious vertices */
+    uint32_t *vertices;    /* vertex_count indices, ascending */
+    float change;          /* the largest vertex change (log length ratio) */
+} mk_vorder_fault;
+
+typedef struct mk_vorder_report {
+    uint32_t fault_count;
+    mk_vorder_fault *faults; /* in frame order, one per scrambled frame */
+    mk_allocator allocator;
+} mk_vorder_report;
+
+/* Finds scrambled frames by the rule above. *out is a new report (free with
+ * mk_vorder_report_destroy), empty when nothing is wrong. Memory: about
+ * 4 x (edges x frames) bytes. MK_ERR_INVALID_ARGUMENT for NULL arrays, an
+ * index out of range or animation counts that do not sum to frame_count. */
+MK_API mk_status mk_vorder_detect(const mk_vorder_frames *frames, const mk_allocator *allocator,
+                                  mk_vorder_report **out, mk_error *err);
+MK_API void mk_vorder_report_destroy(mk_vorder_report *report);
+
+typedef struct mk_vorder_repair_info {
+    uint32_t suspect_count; /* vertices considered (the fault's) */
+    uint32_t moved_count;   /* vertices that received another position */
+    float confidence;       /* share of suspects whose match was distinct:
+                               nearest candidate under half as far as the next */
+    uint32_t remaining;     /* vertices still scrambled after the repair */
+} mk_vorder_repair_info;
+
+/* Repairs report->faults[fault]'s frame: writes vertex_count float3 (the
+ * frame with its positions moved back) to out. Frames named in report are
+ * not used as predictions. MK_ERR_MISMATCH when the repaired frame still
+ * shows a scramble (out then holds the attempt; info says how far it got);
+ * MK_ERR_INVALID_ARGUMENT on misuse. info may be NULL. */
+MK_API mk_status mk_vorder_repair_frame(const mk_vorder_frames *frames,
+                                        const mk_vorder_report *report, uint32_t fault,
+                                        const mk_allocator *allocator, float *out,
+                                        mk_vorder_repair_info *info, mk_error *err);
+
+/* A triangle mesh for matching: positions in its own numbering. */
+typedef struct mk_vorder_mesh {
+    uint32_t vertex_count;
+    const float *positions; /* vertex_count float3 */
+    uint32_t triangle_count;
+    const uint32_t *triangles; /* 3 per triangle */
+} mk_vorder_mesh;
+
+/* Is frame the reference mesh numbered differently? On MK_OK,
+ * vertex_map[i] (reference.vertex_count entries) is the frame's vertex for
+ * reference vertex i, and corner_map (3 x triangle_count entries, may be
+ * NULL) the frame corner (3 x triangle + corner) for each reference corner.
+ * reference.positions is a pose in the reference numbering close to the
+ * frame's (a neighbouring frame); it only breaks ties between symmetric
+ * matches. Triangles must keep their winding (a corner rotation is fine, a
+ * flipped triangle is another mesh). `v` entries that no triangle uses are
+ * paired in index order. MK_ERR_MISMATCH when the connectivity differs
+ * (the message says where), MK_ERR_INVALID_ARGUMENT on misuse. Expected
+ * cost O(triangles) per connected piece tried as a seed (16 at most). */
+MK_API mk_status mk_vorder_match(const mk_vorder_mesh *reference, const mk_vorder_mesh *frame,
+                                 const mk_allocator *allocator, uint32_t *vertex_map,
+                                 uint32_t *corner_map, mk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
