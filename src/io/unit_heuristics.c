@@ -88,10 +88,10 @@ static void check_scrambles(const mk_unit_build *b, mk_report *rep)
         uint32_t other = prev != MK_NONE ? prev : next != MK_NONE ? next : 0;
         mk_report_add(rep, MK_SEVERITY_WARNING, MK_CHECK_SCRAMBLE, b->paths[ft->frame], 0,
                       b->paths[other], 0,
-                      "likely vertex-order scramble around v %s: %u vertex%s out of place (the "
+                      "likely vertex-order scramble around v %s: %u %s out of place (the "
                       "edges around %s change length by up to %.0fx against %s); "
                       "`morphkit repair` can put them back",
-                      list, ft->vertex_count, ft->vertex_count == 1 ? " is" : "es are",
+                      list, ft->vertex_count, ft->vertex_count == 1 ? "vertex is" : "vertices are",
                       ft->vertex_count == 1 ? "it" : "them", expf(ft->change),
                       prev != MK_NONE && next != MK_NONE ? "both neighbouring frames"
                                                          : "its neighbour and the other frames");

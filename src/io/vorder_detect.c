@@ -116,17 +116,39 @@ float mk_vorder_select(float *v, uint32_t n, uint32_t k)
     return v[k];
 }
 
-void mk_vorder_vertex_change(const mk_vorder_topo *t, const float *lf, const float *lg, float eps,
-                             float *scratch, float *out)
+float mk_vorder_spread(const float *pos, uint32_t n)
+{
+    double c[3] = {0, 0, 0}, s = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            c[k] += pos[3 * (size_t)i + k];
+    for (int k = 0; k < 3; k++)
+        c[k] /= n ? n : 1;
+    for (uint32_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++) {
+            double d = pos[3 * (size_t)i + k] - c[k];
+            s += d * d;
+        }
+    return (float)sqrt(s / (n ? n : 1));
+}
+
+void mk_vorder_vertex_change(const mk_vorder_topo *t, const float *lf, const float *lg,
+                             float scale, float eps, float *scratch, float *out)
 {
     uint32_t n = t->edge_count;
     float *ratio = scratch;
     for (uint32_t i = 0; i < n; i++)
         ratio[i] = logf((lf[i] + eps) / (lg[i] + eps));
-    /* the frame's overall scale change, so a scaled frame is not a scramble */
+    /* The frame's overall scale change, so a scaled frame is not a scramble.
+       Two estimates: the median edge ratio (breaks once most vertices are
+       scrambled) and the ratio of the frames' spreads (blind to the order,
+       but moved by bending); a real scale change shows in both, so the
+       smaller one is taken. */
     float *tmp = scratch + n;
     memcpy(tmp, ratio, n * sizeof *tmp);
     float mid = n ? mk_vorder_select(tmp, n, (n - 1) / 2) : 0.0f;
+    if (fabsf(scale) < fabsf(mid))
+        mid = scale;
     for (uint32_t v = 0; v < t->vertex_count; v++) {
         uint32_t s = t->vert_start[v], e = t->vert_start[v + 1];
         if (s == e) {
@@ -189,6 +211,8 @@ typedef struct detect_state {
     float *pair;      /* vertex_count: change(f, f + 1), reused by f + 1 */
     float *work;      /* vertex_count */
     float *best;      /* vertex_count: min over comparators */
+    float *spread;    /* frame_count: RMS distance from the centroid */
+    float consensus_spread;
     float eps;
     size_t scratch_n;
 } detect_state;
@@ -203,6 +227,7 @@ static void free_state(detect_state *s)
     mk_free(al, s->pair, (v + 1) * sizeof(float));
     mk_free(al, s->work, (v + 1) * sizeof(float));
     mk_free(al, s->best, (v + 1) * sizeof(float));
+    mk_free(al, s->spread, (s->fr->frame_count + 1) * sizeof(float));
     mk_vorder_topo_free(&s->topo);
 }
 
@@ -225,8 +250,16 @@ static bool init_state(detect_state *s, const mk_vorder_frames *fr, const mk_all
     s->pair = mk_alloc(al, (v + 1) * sizeof(float));
     s->work = mk_alloc(al, (v + 1) * sizeof(float));
     s->best = mk_alloc(al, (v + 1) * sizeof(float));
-    if (!s->lengths || !s->consensus || !s->scratch || !s->pair || !s->work || !s->best)
+    s->spread = mk_alloc(al, (fr->frame_count + 1) * sizeof(float));
+    if (!s->lengths || !s->consensus || !s->scratch || !s->pair || !s->work || !s->best ||
+        !s->spread)
         return false;
+    for (uint32_t f = 0; f < fr->frame_count; f++)
+        s->spread[f] = mk_vorder_spread(fr->positions[f], fr->vertex_count);
+    memcpy(s->scratch, s->spread, fr->frame_count * sizeof(float));
+    s->consensus_spread = fr->frame_count >= 3
+                              ? mk_vorder_select(s->scratch, fr->frame_count, (fr->frame_count - 1) / 2)
+                              : s->spread[0];
     for (uint32_t f = 0; f < fr->frame_count; f++)
         mk_vorder_edge_lengths(&s->topo, fr->positions[f], s->lengths + f * e);
     /* each edge's median length over the frames: a scramble in a minority
@@ -254,6 +287,19 @@ static const float *frame_lengths(const detect_state *s, uint32_t f)
     return f == MK_NONE ? s->consensus : s->lengths + (size_t)f * s->topo.edge_count;
 }
 
+/* ln of frame f's spread over g's (MK_NONE: the consensus). */
+static float scale_of(const detect_state *s, uint32_t f, uint32_t g)
+{
+    float a = s->spread[f], b = g == MK_NONE ? s->consensus_spread : s->spread[g];
+    return a > 0 && b > 0 ? logf(a / b) : 0.0f;
+}
+
+static void change_against(detect_state *s, uint32_t f, uint32_t g, float *out)
+{
+    mk_vorder_vertex_change(&s->topo, frame_lengths(s, f), frame_lengths(s, g), scale_of(s, f, g),
+                            s->eps, s->scratch, out);
+}
+
 static void min_into(float *best, const float *x, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
@@ -273,17 +319,17 @@ static bool frame_change(detect_state *s, uint32_t f, bool have_pair)
     if (prev != MK_NONE && have_pair)
         min_into(s->best, s->pair, n);
     else if (prev != MK_NONE) {
-        mk_vorder_vertex_change(&s->topo, frame_lengths(s, f), frame_lengths(s, prev), s->eps, s->scratch, s->work);
+        change_against(s, f, prev, s->work);
         min_into(s->best, s->work, n);
     }
     if (next != MK_NONE) {
-        mk_vorder_vertex_change(&s->topo, frame_lengths(s, f), frame_lengths(s, next), s->eps, s->scratch, s->pair);
+        change_against(s, f, next, s->pair);
         min_into(s->best, s->pair, n);
     }
     if (prev == MK_NONE || next == MK_NONE) {
         /* the consensus stands in for the missing neighbour (in a unit of
            under 3 frames it is frame 0, which is right by definition) */
-        mk_vorder_vertex_change(&s->topo, frame_lengths(s, f), s->consensus, s->eps, s->scratch, s->work);
+        change_against(s, f, MK_NONE, s->work);
         min_into(s->best, s->work, n);
     }
     return next != MK_NONE;
@@ -364,30 +410,25 @@ mk_status mk_vorder_detect(const mk_vorder_frames *fr, const mk_allocator *al,
     return MK_OK;
 }
 
-/* How many vertices of frame f would be flagged if it held `positions`
- * (the other frames as given); MK_NONE when out of memory. Used to verify
- * a repair. */
-uint32_t mk_vorder_count_scrambled(const mk_vorder_frames *fr, const float *positions, uint32_t f,
-                                   const mk_allocator *al)
+bool mk_vorder_frame_change(const mk_vorder_frames *fr, const float *positions, uint32_t f,
+                            const mk_allocator *al, float *change)
 {
     const float **p = mk_alloc(al, fr->frame_count * sizeof *p);
     if (!p)
-        return MK_NONE;
+        return false;
     memcpy(p, fr->positions, fr->frame_count * sizeof *p);
     p[f] = positions;
     mk_vorder_frames copy = *fr;
     copy.positions = p;
     detect_state s;
-    uint32_t count = MK_NONE;
-    if (init_state(&s, &copy, al)) {
+    bool ok = init_state(&s, &copy, al);
+    if (ok) {
         frame_change(&s, f, false);
-        count = 0;
-        for (uint32_t v = 0; v < fr->vertex_count; v++)
-            count += s.best[v] > MK_VORDER_CHANGE_LIMIT;
+        memcpy(change, s.best, fr->vertex_count * sizeof *change);
     }
     free_state(&s);
     mk_free(al, p, fr->frame_count * sizeof *p);
-    return count;
+    return ok;
 }
 
 void mk_vorder_report_destroy(mk_vorder_report *r)

@@ -27,10 +27,13 @@ void mk_vorder_topo_free(mk_vorder_topo *t);
 void mk_vorder_edge_lengths(const mk_vorder_topo *t, const float *positions, float *lengths);
 
 /* Per-vertex change of frame f's edges (lf) against g's (lg): out receives
- * vertex_count values (0 for vertices without edges). scratch holds
- * edge_count floats. */
-void mk_vorder_vertex_change(const mk_vorder_topo *t, const float *lf, const float *lg, float eps,
-                             float *scratch, float *out);
+ * vertex_count values (0 for vertices without edges). scale: ln of f's
+ * spread over g's. scratch holds 2 x edge_count + max degree floats. */
+void mk_vorder_vertex_change(const mk_vorder_topo *t, const float *lf, const float *lg,
+                             float scale, float eps, float *scratch, float *out);
+
+/* RMS distance of n float3 points from their centroid (order-blind). */
+float mk_vorder_spread(const float *pos, uint32_t n);
 
 /* k-th smallest of v[0..n) (v is reordered). */
 float mk_vorder_select(float *v, uint32_t n, uint32_t k);
@@ -39,10 +42,10 @@ float mk_vorder_select(float *v, uint32_t n, uint32_t k);
  * animation (MK_NONE where there is none). */
 void mk_vorder_neighbours(const mk_vorder_frames *fr, uint32_t f, uint32_t *prev, uint32_t *next);
 
-/* How many vertices of frame f the rule flags when f holds `positions`
- * (the other frames as given); MK_NONE when out of memory. */
-uint32_t mk_vorder_count_scrambled(const mk_vorder_frames *fr, const float *positions, uint32_t f,
-                                   const mk_allocator *allocator);
+/* Each vertex's change in frame f (the minimum over its comparators) when
+ * f holds `positions` (the other frames as given); false when out of memory. */
+bool mk_vorder_frame_change(const mk_vorder_frames *fr, const float *positions, uint32_t f,
+                            const mk_allocator *allocator, float *change);
 
 /* Checks an mk_vorder_frames for misuse; MK_OK or MK_ERR_INVALID_ARGUMENT. */
 mk_status mk_vorder_frames_check(const mk_vorder_frames *fr, mk_error *err);

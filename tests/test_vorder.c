@@ -1,0 +1,318 @@
+/* Vertex order: scramble detection names the one wrong frame at every
+ * scramble size, real motion gives no warning, renumbered frames are
+ * recognised and matched exactly, scrambled frames are repaired. The
+ * expected answers come from how the faults were made (which frame, which
+ * vertices, which permutation), never from the code under test. */
+#include "fixtures.h"
+#include "mk_test.h"
+#include "morphkit/morphkit.h"
+#include "morphkit/repair.h"
+#include "vorder_gen.h"
+
+static mk_vorder_frames frames_of(const gen_anim *a, uint32_t anim_count, const uint32_t *anim)
+{
+    mk_vorder_frames fr = {a->vertex_count, a->frame_count, (const float *const *)a->frames,
+                           a->triangle_count, a->triangles, anim_count, anim};
+    return fr;
+}
+
+static const char *shape_name(gen_shape s)
+{
+    return s == GEN_GRID ? "grid" : s == GEN_SPHERE ? "sphere" : "limb";
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* At least `share` of the chosen vertices are among the fault's vertices
+ * (a vertex whose new place is within about two edge lengths of the old
+ * may pass under the limit), and both of a swap. */
+static int covers(const mk_vorder_fault *ft, const uint32_t *chosen, uint32_t count, float share)
+{
+    uint32_t found = 0;
+    for (uint32_t i = 0; i < count; i++)
+        found += bsearch(&chosen[i], ft->vertices, ft->vertex_count, sizeof(uint32_t), compare_u32) != NULL;
+    return count == 2 ? found == 2 : (float)found >= share * (float)count;
+}
+
+static float dist(const float *a, const float *b)
+{
+    return sqrtf((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                 (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+/* One scramble of `count` vertices in `frame`: detected on that frame only,
+ * naming (at least) the scrambled vertices. must_repair: repaired exactly;
+ * otherwise repaired exactly or refused (MK_ERR_MISMATCH), never wrong.
+ * A swap of two vertices within a few edge lengths of each other is a
+ * stated limit of the rule, so swaps are drawn further apart. */
+static void scramble_case(gen_shape shape, uint32_t n, float motion, uint32_t frame, uint32_t count,
+                          uint64_t seed, int must_repair)
+{
+    gen_anim a;
+    gen_make(&a, shape, n, 5, motion);
+    float *orig = malloc(3 * (size_t)a.vertex_count * sizeof *orig);
+    memcpy(orig, a.frames[frame], 3 * (size_t)a.vertex_count * sizeof *orig);
+    uint32_t *chosen = malloc(count * sizeof *chosen);
+    float edge = dist(orig + 3 * (size_t)a.triangles[0], orig + 3 * (size_t)a.triangles[1]);
+    for (;;) {
+        memcpy(a.frames[frame], orig, 3 * (size_t)a.vertex_count * sizeof *orig);
+        gen_scramble(&a, frame, count, seed++, chosen);
+        if (count != 2 || dist(orig + 3 * (size_t)chosen[0], orig + 3 * (size_t)chosen[1]) > 4 * edge)
+            break;
+    }
+    mk_vorder_frames fr = frames_of(&a, 0, NULL);
+    mk_vorder_report *r = NULL;
+    mk_error e;
+    CHECK(mk_vorder_detect(&fr, NULL, &r, &e) == MK_OK);
+    int ok = r && r->fault_count == 1 && r->faults[0].frame == frame &&
+             covers(&r->faults[0], chosen, count, n <= 4 ? 0.2f : must_repair ? 0.9f : 0.75f);
+    if (count == 2 && ok) /* a swap: exactly the two */
+        ok = r->faults[0].vertex_count == 2;
+    if (!ok)
+        fprintf(stderr, "  %s n=%u motion=%g frame=%u count=%u: %u faults, first frame %u, %u vertices\n",
+                shape_name(shape), n, (double)motion, frame, count, r ? r->fault_count : 0,
+                r && r->fault_count ? r->faults[0].frame : 0,
+                r && r->fault_count ? r->faults[0].vertex_count : 0);
+    CHECK(ok);
+    if (ok) {
+        float *out = malloc(3 * (size_t)a.vertex_count * sizeof *out);
+        mk_vorder_repair_info info;
+        mk_status st = mk_vorder_repair_frame(&fr, r, 0, NULL, out, &info, &e);
+        int same = st == MK_OK &&
+                   memcmp(out, orig, 3 * (size_t)a.vertex_count * sizeof *out) == 0;
+        if (!must_repair && st == MK_ERR_MISMATCH)
+            same = 1; /* refused: allowed where the motion outruns the mesh */
+        if (!same)
+            fprintf(stderr, "  repair %s n=%u motion=%g frame=%u count=%u: status %d, moved %u, "
+                            "remaining %u, confidence %.2f\n",
+                    shape_name(shape), n, (double)motion, frame, count, (int)st, info.moved_count,
+                    info.remaining, (double)info.confidence);
+        CHECK(same);
+        if (same && st == MK_OK)
+            CHECK_EQ_INT(info.moved_count, count);
+        free(out);
+    }
+    mk_vorder_report_destroy(r);
+    free(chosen);
+    free(orig);
+    gen_free(&a);
+}
+
+static void test_scramble_sizes_each_shape(void)
+{
+    const gen_shape shapes[3] = {GEN_GRID, GEN_SPHERE, GEN_LIMB};
+    const uint32_t sizes[3] = {24, 14, 20}; /* 576, 392, 240 vertices */
+    const float shares[5] = {0, 0.05f, 0.20f, 0.60f, 1.0f};
+    for (int s = 0; s < 3; s++)
+        for (int m = 0; m < 2; m++)
+            for (int k = 0; k < 5; k++)
+                for (uint32_t frame = 0; frame < 5; frame += 2) {
+                    gen_anim probe;
+                    gen_make(&probe, shapes[s], sizes[s], 1, 1.0f);
+                    uint32_t v = probe.vertex_count;
+                    gen_free(&probe);
+                    uint32_t count = k == 0 ? 2 : (uint32_t)(shares[k] * (float)v);
+                    scramble_case(shapes[s], sizes[s], m ? 2.0f : 0.5f, frame, count,
+                                  1000u + 17u * (uint32_t)(s * 50 + k * 5 + (int)frame), !m);
+                }
+}
+
+static void test_scramble_small_and_large_meshes(void)
+{
+    scramble_case(GEN_GRID, 4, 0.5f, 2, 2, 7, 1);  /* 16 vertices, a swap */
+    scramble_case(GEN_GRID, 4, 0.5f, 3, 16, 8, 1); /* 16 vertices, all */
+    scramble_case(GEN_GRID, 160, 1.0f, 1, 2, 9, 1);     /* 25600 vertices, a swap */
+    scramble_case(GEN_GRID, 160, 0.05f, 1, 25600, 10, 1); /* all, slow motion */
+    scramble_case(GEN_GRID, 160, 1.0f, 3, 25600, 11, 0);  /* all, fast: found, maybe refused */
+}
+
+/* Real motion, slow and fast, in one and in several animations: nothing. */
+static void test_real_motion_no_scramble(void)
+{
+    const gen_shape shapes[3] = {GEN_GRID, GEN_SPHERE, GEN_LIMB};
+    const float motions[4] = {0.2f, 1.0f, 2.0f, 3.0f};
+    for (int s = 0; s < 3; s++)
+        for (int m = 0; m < 4; m++) {
+            gen_anim a;
+            gen_make(&a, shapes[s], 16, 8, motions[m]);
+            mk_vorder_frames fr = frames_of(&a, 0, NULL);
+            mk_vorder_report *r = NULL;
+            mk_error e;
+            CHECK(mk_vorder_detect(&fr, NULL, &r, &e) == MK_OK);
+            if (r && r->fault_count)
+                fprintf(stderr, "  false positive: %s motion %g frame %u (%u vertices, change %.2f)\n",
+                        shape_name(shapes[s]), (double)motions[m], r->faults[0].frame,
+                        r->faults[0].vertex_count, (double)r->faults[0].change);
+            CHECK(r && r->fault_count == 0);
+            mk_vorder_report_destroy(r);
+            /* the same frames as three animations of 3, 1 and 4 frames */
+            const uint32_t anim[3] = {3, 1, 4};
+            fr = frames_of(&a, 3, anim);
+            CHECK(mk_vorder_detect(&fr, NULL, &r, &e) == MK_OK);
+            CHECK(r && r->fault_count == 0);
+            mk_vorder_report_destroy(r);
+            gen_free(&a);
+        }
+}
+
+static void test_detect_misuse(void)
+{
+    gen_anim a;
+    gen_make(&a, GEN_GRID, 4, 3, 1.0f);
+    mk_vorder_report *r = (mk_vorder_report *)1;
+    mk_error e;
+    const uint32_t bad_anim[2] = {1, 1}; /* sums to 2, not 3 */
+    mk_vorder_frames fr = frames_of(&a, 2, bad_anim);
+    CHECK(mk_vorder_detect(&fr, NULL, &r, &e) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(r == NULL);
+    fr = frames_of(&a, 0, NULL);
+    a.triangles[4] = 99; /* out of range */
+    CHECK(mk_vorder_detect(&fr, NULL, &r, &e) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_vorder_detect(NULL, NULL, &r, &e) == MK_ERR_INVALID_ARGUMENT);
+    gen_free(&a);
+}
+
+/* ---- through unit folders ------------------------------------------------ */
+
+static void write_unit(const char *dir, const gen_anim *a, const char *const *names,
+                       const uint32_t *counts, uint32_t anims, int normals)
+{
+    uint32_t f = 0;
+    for (uint32_t k = 0; k < anims; k++)
+        for (uint32_t i = 1; i <= counts[k]; i++, f++) {
+            char name[64];
+            snprintf(name, sizeof name, "%s_%u.obj", names[k], i);
+            char *text = gen_obj(a, f, NULL, normals);
+            mk_fx_write(dir, name, text);
+            free(text);
+        }
+}
+
+static uint32_t count_check(const mk_report *r, mk_check c)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->count; i++)
+        n += r->items[i].check == c;
+    return n;
+}
+
+static void test_unit_names_scrambled_frame_once(void)
+{
+    const uint32_t pct[4] = {2, 20, 60, 100};
+    for (int k = 0; k < 4; k++) {
+        gen_anim a;
+        gen_make(&a, GEN_LIMB, 20, 8, 1.0f);
+        uint32_t count = k == 0 ? 2 : a.vertex_count * pct[k] / 100;
+        if (k == 0) { /* Walk_3: v 1 and v 201 swapped */
+            float t[3];
+            memcpy(t, a.frames[5], sizeof t);
+            memcpy(a.frames[5], a.frames[5] + 600, sizeof t);
+            memcpy(a.frames[5] + 600, t, sizeof t);
+        } else {
+            gen_scramble(&a, 5, count, 77 + (uint64_t)k, NULL);
+        }
+        const char *dir = mk_fx_dir("vorder_unit");
+        const char *names[2] = {"Idle", "Walk"};
+        const uint32_t counts[2] = {3, 5};
+        write_unit(dir, &a, names, counts, 2, k % 2);
+        mk_report rep = {0};
+        mk_unit *u = NULL;
+        mk_error e;
+        CHECK(mk_unit_load(dir, NULL, &u, &rep, &e) == MK_OK);
+        CHECK_EQ_INT(rep.warning_count, 1);
+        CHECK_EQ_INT(count_check(&rep, MK_CHECK_SCRAMBLE), 1);
+        if (rep.count == 1) {
+            CHECK_CONTAINS(rep.items[0].file, "Walk_3.obj");
+            if (k > 0) /* the rule may count a few correct neighbours too */
+                CHECK(strstr(rep.items[0].message, "vertices are out of place") != NULL);
+            else
+                CHECK_CONTAINS(rep.items[0].message, "around v 1, 201: 2 vertices are");
+        }
+        mk_unit_destroy(u);
+        mk_report_reset(&rep);
+        gen_free(&a);
+    }
+}
+
+static void test_unit_jump_named_once(void)
+{
+    gen_anim a;
+    gen_make(&a, GEN_GRID, 8, 6, 1.0f);
+    for (uint32_t i = 0; i < 3 * a.vertex_count; i++) {
+        a.frames[2][i] *= 100.0f;             /* Run_3: 100x */
+        a.frames[4][i] += i % 3 == 1 ? 50 : 0; /* Run_5: moved along y */
+    }
+    const char *dir = mk_fx_dir("vorder_jump");
+    const char *names[1] = {"Run"};
+    const uint32_t counts[1] = {6};
+    write_unit(dir, &a, names, counts, 1, 0);
+    mk_report rep = {0};
+    mk_unit *u = NULL;
+    mk_error e;
+    CHECK(mk_unit_load(dir, NULL, &u, &rep, &e) == MK_OK);
+    CHECK_EQ_INT(rep.warning_count, 2);
+    CHECK_EQ_INT(count_check(&rep, MK_CHECK_JUMP), 2);
+    if (rep.count == 2) {
+        CHECK_CONTAINS(rep.items[0].file, "Run_3.obj");
+        CHECK_CONTAINS(rep.items[0].message, "over twice as large");
+        CHECK_CONTAINS(rep.items[1].file, "Run_5.obj");
+        CHECK_CONTAINS(rep.items[1].message, "centre");
+    }
+    mk_unit_destroy(u);
+    mk_report_reset(&rep);
+    gen_free(&a);
+}
+
+static void test_unit_missing_normals_named(void)
+{
+    gen_anim a;
+    gen_make(&a, GEN_SPHERE, 6, 4, 1.0f);
+    const char *dir = mk_fx_dir("vorder_normals");
+    const char *names[1] = {"Idle"};
+    const uint32_t counts[1] = {4};
+    write_unit(dir, &a, names, counts, 1, 1);
+    char *text = gen_obj(&a, 2, NULL, 0);
+    mk_fx_write(dir, "Idle_3.obj", text); /* without normals */
+    free(text);
+    mk_report rep = {0};
+    mk_unit *u = NULL;
+    mk_error e;
+    CHECK(mk_unit_load(dir, NULL, &u, &rep, &e) == MK_OK);
+    CHECK_EQ_INT(rep.warning_count, 1);
+    if (rep.count == 1) {
+        CHECK(rep.items[0].check == MK_CHECK_NORMALS);
+        CHECK_CONTAINS(rep.items[0].file, "Idle_3.obj");
+        CHECK_CONTAINS(rep.items[0].message, "lacks normals");
+        CHECK_CONTAINS(rep.items[0].message, "3 other frames have them");
+    }
+    mk_unit_destroy(u);
+    mk_report_reset(&rep);
+    gen_free(&a);
+}
+
+/* Every demo unit loads without any warning (no false scramble or jump). */
+static void test_demo_units_clean(void)
+{
+    const char *units[2] = {MK_TEST_SOURCE_DIR "/assets/demo/knight",
+                            MK_TEST_SOURCE_DIR "/assets/demo/wing"};
+    for (int i = 0; i < 2; i++) {
+        mk_report rep = {0};
+        mk_unit *u = NULL;
+        mk_error e;
+        CHECK(mk_unit_load(units[i], NULL, &u, &rep, &e) == MK_OK);
+        CHECK_EQ_INT(rep.warning_count, 0);
+        for (uint32_t k = 0; k < rep.count; k++)
+            fprintf(stderr, "  %s: %s\n", rep.items[k].file, rep.items[k].message);
+        mk_unit_destroy(u);
+        mk_report_reset(&rep);
+    }
+}
+
+MK_TEST_MAIN(MK_TEST(test_scramble_sizes_each_shape), MK_TEST(test_scramble_small_and_large_meshes),
+             MK_TEST(test_real_motion_no_scramble), MK_TEST(test_detect_misuse),
+             MK_TEST(test_unit_names_scrambled_frame_once), MK_TEST(test_unit_jump_named_once),
+             MK_TEST(test_unit_missing_normals_named), MK_TEST(test_demo_units_clean))
