@@ -312,7 +312,129 @@ static void test_demo_units_clean(void)
     }
 }
 
-MK_TEST_MAIN(MK_TEST(test_scramble_sizes_each_shape), MK_TEST(test_scramble_small_and_large_meshes),
+
+/* ---- renumbered frames --------------------------------------------------- */
+
+/* Frame `frame` of a renumbered: new vertex perm[i] holds old vertex i, the
+ * triangles are listed backwards and each starts at another corner. */
+static void renumber(const gen_anim *a, uint32_t frame, const uint32_t *perm, float *pos,
+                     uint32_t *tris)
+{
+    for (uint32_t i = 0; i < a->vertex_count; i++)
+        memcpy(pos + 3 * (size_t)perm[i], a->frames[frame] + 3 * (size_t)i, 3 * sizeof(float));
+    for (uint32_t k = 0; k < a->triangle_count; k++) {
+        uint32_t t = a->triangle_count - 1 - k;
+        for (uint32_t j = 0; j < 3; j++)
+            tris[3 * (size_t)k + j] = perm[a->triangles[3 * (size_t)t + (j + k) % 3]];
+    }
+}
+
+static void test_match_recovers_permutation(void)
+{
+    const gen_shape shapes[3] = {GEN_GRID, GEN_SPHERE, GEN_LIMB};
+    for (int s = 0; s < 3; s++) {
+        gen_anim a;
+        gen_make(&a, shapes[s], 12, 4, 1.0f);
+        uint32_t *perm = gen_permutation(a.vertex_count, 5 + (uint64_t)s);
+        float *pos = malloc(3 * (size_t)a.vertex_count * sizeof *pos);
+        uint32_t *tris = malloc(3 * (size_t)a.triangle_count * sizeof *tris);
+        uint32_t *map = malloc(a.vertex_count * sizeof *map);
+        uint32_t *corners = malloc(3 * (size_t)a.triangle_count * sizeof *corners);
+        renumber(&a, 2, perm, pos, tris);
+        /* the hint is the neighbouring frame: the grid's and the tube's
+           symmetries are told apart by where the pieces are */
+        mk_vorder_mesh ref = {a.vertex_count, a.frames[1], a.triangle_count, a.triangles};
+        mk_vorder_mesh frm = {a.vertex_count, pos, a.triangle_count, tris};
+        mk_error e;
+        CHECK(mk_vorder_match(&ref, &frm, NULL, map, corners, &e) == MK_OK);
+        uint32_t wrong = 0;
+        for (uint32_t i = 0; i < a.vertex_count; i++)
+            wrong += map[i] != perm[i];
+        CHECK_EQ_INT(wrong, 0);
+        /* every reference corner maps to a frame corner holding its vertex */
+        wrong = 0;
+        for (uint32_t c = 0; c < 3 * a.triangle_count; c++)
+            wrong += tris[corners[c]] != perm[a.triangles[c]];
+        CHECK_EQ_INT(wrong, 0);
+        /* one flipped triangle: another mesh */
+        uint32_t t = tris[4];
+        tris[4] = tris[5];
+        tris[5] = t;
+        CHECK(mk_vorder_match(&ref, &frm, NULL, map, NULL, &e) == MK_ERR_MISMATCH);
+        CHECK_CONTAINS(e.message, "not the same mesh");
+        CHECK(mk_vorder_match(NULL, &frm, NULL, map, NULL, &e) == MK_ERR_INVALID_ARGUMENT);
+        free(perm);
+        free(pos);
+        free(tris);
+        free(map);
+        free(corners);
+        gen_free(&a);
+    }
+}
+
+/* Identical disconnected pieces (a row of equal boxes): positions pick
+ * each piece's partner. */
+static void test_match_identical_pieces(void)
+{
+    enum { BOXES = 6 };
+    float pos[BOXES * 8 * 3];
+    uint32_t tris[BOXES * 12 * 3];
+    static const uint32_t box[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
+                                     2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+    for (uint32_t b = 0; b < BOXES; b++) {
+        for (uint32_t v = 0; v < 8; v++) {
+            pos[3 * (8 * b + v)] = (float)(v & 1) + 3.0f * (float)b;
+            pos[3 * (8 * b + v) + 1] = (float)(v >> 1 & 1);
+            pos[3 * (8 * b + v) + 2] = (float)(v >> 2 & 1);
+        }
+        for (uint32_t c = 0; c < 36; c++)
+            tris[36 * b + c] = 8 * b + box[c];
+    }
+    uint32_t *perm = gen_permutation(BOXES * 8, 99);
+    float fpos[BOXES * 8 * 3];
+    uint32_t ftris[BOXES * 12 * 3], map[BOXES * 8];
+    for (uint32_t i = 0; i < BOXES * 8; i++)
+        memcpy(fpos + 3 * perm[i], pos + 3 * i, 3 * sizeof(float));
+    for (uint32_t c = 0; c < BOXES * 36; c++)
+        ftris[c] = perm[tris[c]];
+    mk_vorder_mesh ref = {BOXES * 8, pos, BOXES * 12, tris};
+    mk_vorder_mesh frm = {BOXES * 8, fpos, BOXES * 12, ftris};
+    mk_error e;
+    CHECK(mk_vorder_match(&ref, &frm, NULL, map, NULL, &e) == MK_OK);
+    uint32_t wrong = 0;
+    for (uint32_t i = 0; i < BOXES * 8; i++)
+        wrong += map[i] != perm[i];
+    CHECK_EQ_INT(wrong, 0);
+    free(perm);
+}
+
+/* validate names a renumbered frame as the same mesh in another order. */
+static void test_unit_renumbered_frame_named(void)
+{
+    gen_anim a;
+    gen_make(&a, GEN_SPHERE, 8, 4, 1.0f);
+    const char *dir = mk_fx_dir("vorder_renumbered");
+    const char *names[1] = {"Walk"};
+    const uint32_t counts[1] = {4};
+    write_unit(dir, &a, names, counts, 1, 1);
+    uint32_t *perm = gen_permutation(a.vertex_count, 3);
+    char *text = gen_obj(&a, 2, perm, 1);
+    mk_fx_write(dir, "Walk_3.obj", text);
+    free(text);
+    mk_report rep = {0};
+    mk_unit *u = NULL;
+    mk_error e;
+    CHECK(mk_unit_load(dir, NULL, &u, &rep, &e) == MK_ERR_MISMATCH);
+    CHECK_EQ_INT(rep.error_count, 1);
+    CHECK_CONTAINS(e.message, "Walk_3.obj is the same mesh as Walk_1.obj with a different vertex order");
+    CHECK_CONTAINS(e.message, "morphkit repair");
+    mk_report_reset(&rep);
+    free(perm);
+    gen_free(&a);
+}
+
+MK_TEST_MAIN(MK_TEST(test_match_recovers_permutation), MK_TEST(test_match_identical_pieces),
+             MK_TEST(test_unit_renumbered_frame_named), MK_TEST(test_scramble_sizes_each_shape), MK_TEST(test_scramble_small_and_large_meshes),
              MK_TEST(test_real_motion_no_scramble), MK_TEST(test_detect_misuse),
              MK_TEST(test_unit_names_scrambled_frame_once), MK_TEST(test_unit_jump_named_once),
              MK_TEST(test_unit_missing_normals_named), MK_TEST(test_demo_units_clean))

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "morphkit/repair.h"
 #include "unit_internal.h"
 
 static bool all_set(const uint32_t *idx, uint32_t n)
@@ -116,6 +117,24 @@ static uint32_t *identity_map(const mk_allocator *a, uint32_t n)
     return m;
 }
 
+/* Is frame fi the reference mesh with its vertices numbered differently? */
+static bool is_renumbered(const mk_unit_build *b, uint32_t fi)
+{
+    const mk_obj *ref = b->objs[0], *f = b->objs[fi];
+    if (ref->triangle_count != f->triangle_count || ref->position_count != f->position_count)
+        return false;
+    uint32_t *map = mk_alloc(b->allocator, ((size_t)ref->position_count + 1) * sizeof *map);
+    if (!map)
+        return false;
+    mk_vorder_mesh rm = {ref->position_count, ref->positions, ref->triangle_count,
+                         ref->corner_position};
+    mk_vorder_mesh fm = {f->position_count, f->positions, f->triangle_count, f->corner_position};
+    mk_error e;
+    bool same = mk_vorder_match(&rm, &fm, b->allocator, map, NULL, &e) == MK_OK;
+    mk_free(b->allocator, map, ((size_t)ref->position_count + 1) * sizeof *map);
+    return same;
+}
+
 /* Compares one frame's face list with the reference; 1 on error, else 0. */
 static uint32_t compare_faces(mk_unit_build *b, uint32_t fi, mk_report *rep)
 {
@@ -140,6 +159,14 @@ static uint32_t compare_faces(mk_unit_build *b, uint32_t fi, mk_report *rep)
             continue;
         }
         const uint32_t *a = ref->corner_position + 3 * t, *c = f->corner_position + 3 * t;
+        if (is_renumbered(b, fi)) {
+            mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_TOPOLOGY, fp, 0, rp, 0,
+                          "%s is the same mesh as %s with a different vertex order (vertices "
+                          "and faces renumbered consistently, first differing at triangle %u); "
+                          "`morphkit repair` puts it back in the first frame's order",
+                          b->files->frame_files[fi], b->files->frame_files[0], t + 1);
+            return 1;
+        }
         mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_TOPOLOGY, fp, (int)f->triangle_line[t], rp,
                       (int)ref->triangle_line[t],
                       "triangle %u is (%u %u %u) but the first frame has (%u %u %u): the face "
