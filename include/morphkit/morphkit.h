@@ -16,6 +16,7 @@
 #include "morphkit/player.h"
 #include "morphkit/obj.h"
 #include "morphkit/unit.h"
+#include "morphkit/repair.h"
 #include "morphkit/anim_config.h"
 #include "morphkit/gltf.h"
 

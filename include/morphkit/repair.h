@@ -59,6 +59,7 @@
 
 #include "morphkit/allocator.h"
 #include "morphkit/error.h"
+#include "morphkit/unit.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -138,6 +139,54 @@ typedef struct mk_vorder_mesh {
 MK_API mk_status mk_vorder_match(const mk_vorder_mesh *reference, const mk_vorder_mesh *frame,
                                  const mk_allocator *allocator, uint32_t *vertex_map,
                                  uint32_t *corner_map, mk_error *err);
+
+
+/* ---- unit folders ---------------------------------------------------------
+ * mk_unit_repair_plan reads a unit folder (see morphkit/unit.h) and works
+ * out, without writing anything, how to put every frame in the first
+ * frame's vertex order and face list:
+ *  - a frame whose face list is the first frame's (corner rotations and
+ *    flipped quad diagonals allowed) keeps its order;
+ *  - a renumbered frame is matched with mk_vorder_match (the pose hint is
+ *    the nearest earlier frame already in order) and rewritten;
+ *  - then mk_vorder_detect runs over all frames in order, and each
+ *    scrambled frame is repaired with mk_vorder_repair_frame.
+ * A rewritten frame's text follows the first frame's file line by line:
+ * its `v` lines carry the frame's positions (printed with 9 significant
+ * digits, which read back to the same floats), its `vn` lines are the
+ * frame's own normals (at the first frame's first `vn` line), its faces are
+ * the first frame's faces with the first frame's `vt` indices and the
+ * frame's own `vn` index at each corner, and every other line (comments,
+ * `o`, `g`, `s`, `usemtl`, `mtllib`) is the first frame's. A frame that
+ * cannot be repaired confidently is left as it is and says why. */
+
+typedef struct mk_unit_frame_repair {
+    bool renumbered;      /* put back in the first frame's numbering */
+    bool unscrambled;     /* positions moved back to their vertices */
+    bool failed;          /* cannot be repaired: the file stays as it is */
+    uint32_t moved_count; /* unscrambled: vertices that got another position */
+    float confidence;     /* unscrambled: as mk_vorder_repair_info */
+    char *text;           /* the new OBJ text, or NULL when the file stays */
+    size_t text_size;
+    char message[MK_ERROR_MESSAGE_MAX]; /* failed: why; otherwise "" */
+} mk_unit_frame_repair;
+
+typedef struct mk_unit_repair {
+    mk_unit_files *files;          /* the folder's frames */
+    mk_unit_frame_repair *frames;  /* files->frame_count entries */
+    uint32_t changed_count;        /* frames with new text */
+    uint32_t failed_count;
+    uint32_t vertex_count;         /* the first frame's `v` count */
+    mk_allocator allocator;
+} mk_unit_repair;
+
+/* Plans the repair of the unit folder dir. Fails (MK_ERR_IO, MK_ERR_PARSE,
+ * MK_ERR_NOT_FOUND, ...) only when the folder or a frame cannot be read;
+ * frames that cannot be repaired are reported in the plan. Free *out with
+ * mk_unit_repair_destroy. */
+MK_API mk_status mk_unit_repair_plan(const char *dir, const mk_allocator *allocator,
+                                     mk_unit_repair **out, mk_error *err);
+MK_API void mk_unit_repair_destroy(mk_unit_repair *repair);
 
 #ifdef __cplusplus
 }
