@@ -433,7 +433,108 @@ static void test_unit_renumbered_frame_named(void)
     gen_free(&a);
 }
 
-MK_TEST_MAIN(MK_TEST(test_match_recovers_permutation), MK_TEST(test_match_identical_pieces),
+/* ---- unit repair plans --------------------------------------------------- */
+
+static mk_obj *parse(const char *text, size_t size)
+{
+    mk_obj *o = NULL;
+    mk_error e;
+    CHECK(mk_obj_parse(text, size, "repaired", NULL, &o, &e) == MK_OK);
+    return o;
+}
+
+static void test_unit_repair_plan(void)
+{
+    gen_anim a;
+    gen_make(&a, GEN_SPHERE, 10, 6, 0.5f);
+    float *scrambled_orig = malloc(3 * (size_t)a.vertex_count * sizeof(float));
+    memcpy(scrambled_orig, a.frames[4], 3 * (size_t)a.vertex_count * sizeof(float));
+    const char *dir = mk_fx_dir("vorder_plan");
+    const char *names[1] = {"Walk"};
+    const uint32_t counts[1] = {6};
+    char *expect2 = gen_obj(&a, 2, NULL, 1); /* Walk_3 as it should be */
+    gen_scramble(&a, 4, a.vertex_count / 5, 42, NULL); /* Walk_5: 20% scrambled */
+    write_unit(dir, &a, names, counts, 1, 1);
+    uint32_t *perm = gen_permutation(a.vertex_count, 8);
+    char *text = gen_obj(&a, 2, perm, 1); /* Walk_3 renumbered */
+    mk_fx_write(dir, "Walk_3.obj", text);
+    free(text);
+    mk_fx_write(dir, "notes.txt", "kept\n");
+
+    mk_unit_repair *r = NULL;
+    mk_error e;
+    CHECK(mk_unit_repair_plan(dir, NULL, &r, &e) == MK_OK);
+    if (!r)
+        return;
+    CHECK_EQ_INT(r->files->frame_count, 6);
+    CHECK_EQ_INT(r->changed_count, 2);
+    CHECK_EQ_INT(r->failed_count, 0);
+    for (uint32_t f = 0; f < 6; f++) {
+        CHECK(r->frames[f].renumbered == (f == 2));
+        CHECK(r->frames[f].unscrambled == (f == 4));
+        CHECK((r->frames[f].text != NULL) == (f == 2 || f == 4));
+    }
+    mk_obj *want = parse(expect2, strlen(expect2));
+    mk_obj *got = parse(r->frames[2].text, r->frames[2].text_size);
+    if (want && got) {
+        /* the renumbered frame: the original order, exactly, and the first
+           frame's faces with each corner's own normal */
+        CHECK_EQ_INT(got->position_count, a.vertex_count);
+        CHECK(memcmp(got->positions, a.frames[2], 3 * (size_t)a.vertex_count * sizeof(float)) == 0);
+        CHECK(memcmp(got->corner_position, a.triangles, 3 * (size_t)a.triangle_count * 4) == 0);
+        uint32_t wrong = 0;
+        for (uint32_t c = 0; c < 3 * a.triangle_count; c++)
+            wrong += memcmp(got->normals + 3 * (size_t)got->corner_normal[c],
+                            want->normals + 3 * (size_t)want->corner_normal[c], 12) != 0;
+        CHECK_EQ_INT(wrong, 0);
+    }
+    mk_obj_destroy(want);
+    mk_obj_destroy(got);
+    got = parse(r->frames[4].text, r->frames[4].text_size);
+    if (got) /* the scrambled frame: positions back in place, exactly */
+        CHECK(memcmp(got->positions, scrambled_orig, 3 * (size_t)a.vertex_count * sizeof(float)) == 0);
+    mk_obj_destroy(got);
+    CHECK_EQ_INT(r->frames[4].moved_count, a.vertex_count / 5);
+
+    /* the repaired unit loads cleanly */
+    const char *fixed = mk_fx_dir("vorder_plan_fixed");
+    for (uint32_t f = 0; f < 6; f++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", r->files->dir, r->files->frame_files[f]);
+        size_t size;
+        char *orig = mk_fx_read(path, &size);
+        mk_fx_write(fixed, r->files->frame_files[f], r->frames[f].text ? r->frames[f].text : orig);
+        free(orig);
+    }
+    mk_report rep = {0};
+    mk_unit *u = NULL;
+    CHECK(mk_unit_load(fixed, NULL, &u, &rep, &e) == MK_OK);
+    CHECK_EQ_INT(rep.warning_count, 0);
+    mk_unit_destroy(u);
+    mk_report_reset(&rep);
+    mk_unit_repair_destroy(r);
+
+    /* a frame that is another mesh is reported and left alone */
+    text = gen_obj(&a, 1, NULL, 1);
+    char *f1 = strstr(text, "\nf ");
+    if (f1)
+        f1[3] = f1[3] == '1' ? '2' : '1'; /* the first face's first corner */
+    mk_fx_write(dir, "Walk_2.obj", text);
+    free(text);
+    CHECK(mk_unit_repair_plan(dir, NULL, &r, &e) == MK_OK);
+    if (r) {
+        CHECK(r->frames[1].failed && !r->frames[1].text);
+        CHECK_CONTAINS(r->frames[1].message, "not the same mesh");
+        CHECK_EQ_INT(r->failed_count, 1);
+    }
+    mk_unit_repair_destroy(r);
+    free(expect2);
+    free(perm);
+    free(scrambled_orig);
+    gen_free(&a);
+}
+
+MK_TEST_MAIN(MK_TEST(test_unit_repair_plan), MK_TEST(test_match_recovers_permutation), MK_TEST(test_match_identical_pieces),
              MK_TEST(test_unit_renumbered_frame_named), MK_TEST(test_scramble_sizes_each_shape), MK_TEST(test_scramble_small_and_large_meshes),
              MK_TEST(test_real_motion_no_scramble), MK_TEST(test_detect_misuse),
              MK_TEST(test_unit_names_scrambled_frame_once), MK_TEST(test_unit_jump_named_once),

@@ -90,7 +90,7 @@ static void check_scrambles(const mk_unit_build *b, mk_report *rep)
                       b->paths[other], 0,
                       "likely vertex-order scramble around v %s: %u %s out of place (the "
                       "edges around %s change length by up to %.0fx against %s); "
-                      "`morphkit repair` can put them back",
+                      "`morphkit repair` can try to put them back",
                       list, ft->vertex_count, ft->vertex_count == 1 ? "vertex is" : "vertices are",
                       ft->vertex_count == 1 ? "it" : "them", expf(ft->change),
                       prev != MK_NONE && next != MK_NONE ? "both neighbouring frames"

@@ -16,6 +16,7 @@
 /* Vertices changed by more than this also take part: a vertex moved by
    only a couple of edge lengths can stay under the detection limit while
    its position is needed elsewhere. */
+#define MOVED_FIT_FLOOR 0.2f
 #define SUSPECT_LIMIT (0.5f * MK_VORDER_CHANGE_LIMIT)
 
 typedef struct cand_grid {
@@ -257,6 +258,7 @@ typedef struct repair_state {
     float *cand;          /* ns float3: the suspects' positions */
     uint32_t *slot;       /* vertex -> suspect index, or MK_NONE */
     uint32_t *assigned;   /* per suspect: candidate, or MK_NONE */
+    uint32_t *hint;       /* per suspect: the previous pass's candidate, or MK_NONE */
     uint8_t *taken;       /* per candidate */
     match *matches;       /* ns */
     mk_vorder_topo topo;
@@ -269,7 +271,8 @@ static const float *known(const repair_state *s, uint32_t v)
     uint32_t k = s->slot[v];
     if (k == MK_NONE)
         return s->pos + 3 * (size_t)v;
-    return s->assigned[k] == MK_NONE ? NULL : s->cand + 3 * (size_t)s->assigned[k];
+    uint32_t c = s->assigned[k] != MK_NONE ? s->assigned[k] : s->hint[k];
+    return c == MK_NONE ? NULL : s->cand + 3 * (size_t)c;
 }
 
 /* The expected position of suspect k: its prediction, shifted by how its
@@ -329,6 +332,7 @@ static void free_repair(repair_state *s, const mk_allocator *al)
     mk_free(al, s->cand, 3 * (ns + 1) * sizeof(float));
     mk_free(al, s->slot, (n + 1) * sizeof(uint32_t));
     mk_free(al, s->assigned, (ns + 1) * sizeof(uint32_t));
+    mk_free(al, s->hint, (ns + 1) * sizeof(uint32_t));
     mk_free(al, s->taken, ns + 1);
     mk_free(al, s->matches, (ns + 1) * sizeof(match));
     mk_vorder_topo_free(&s->topo);
@@ -349,25 +353,13 @@ static float median_edge(const mk_vorder_topo *t, const float *pos, const mk_all
     return m > 0 ? m : 1.0f;
 }
 
-mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_report *r,
-                                 uint32_t fault, const mk_allocator *al, float *out,
-                                 mk_vorder_repair_info *info, mk_error *err)
+/* One repair attempt with the suspects grown by `rings` rings of mesh
+ * neighbours. */
+static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
+                         const mk_vorder_fault *ft, uint32_t rings, const mk_allocator *al,
+                         float *out, mk_vorder_repair_info *info, mk_error *err)
 {
-    mk_vorder_repair_info local;
-    if (!info)
-        info = &local;
     memset(info, 0, sizeof *info);
-    mk_status st = mk_vorder_frames_check(fr, err);
-    if (st != MK_OK)
-        return st;
-    if (!r || fault >= r->fault_count || !out || r->faults[fault].frame >= fr->frame_count)
-        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
-                            "vorder: no fault %u in the report, or NULL out", fault);
-    const mk_vorder_fault *ft = &r->faults[fault];
-    for (uint32_t k = 0; k < ft->vertex_count; k++)
-        if (ft->vertices[k] >= fr->vertex_count)
-            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
-                                "vorder: fault vertex %u out of range", ft->vertices[k]);
     repair_state s;
     memset(&s, 0, sizeof s);
     s.fr = fr;
@@ -389,18 +381,18 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
         mk_free(al, sus, (n + 1) * sizeof *sus);
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     }
-    /* the flagged vertices, those nearly flagged, and two rings of mesh
-       neighbours around them: a vertex moved by a short way is often next
-       to the vertex whose position it holds. change[] becomes the mark. */
+    /* the flagged vertices, those nearly flagged, and up to two rings of
+       mesh neighbours around them: a vertex moved by a short way is often
+       next to the vertex whose position it holds. change[] becomes the mark. */
     for (uint32_t v = 0, k = 0; v < n; v++) {
         while (k < ft->vertex_count && ft->vertices[k] < v)
             k++;
         bool flagged = change[v] > SUSPECT_LIMIT || (k < ft->vertex_count && ft->vertices[k] == v);
-        change[v] = flagged ? 3.0f : 0.0f;
+        change[v] = flagged ? 1.0f + (float)rings : 0.0f;
     }
-    /* ring 1 gets mark 2 from mark 3, ring 2 mark 1 from mark 2; a mark
-       set in a pass is not the one that pass spreads, so rings stay rings */
-    for (float from = 3.0f; from > 1.5f; from -= 1.0f)
+    /* flagged vertices get mark rings + 1; ring i around them gets mark
+       rings + 1 - i, spread from the previous mark only, so rings stay rings */
+    for (float from = 1.0f + (float)rings; from > 1.5f; from -= 1.0f)
         for (uint32_t e = 0; e < s.topo.edge_count; e++) {
             uint32_t a = s.topo.edges[2 * e], b = s.topo.edges[2 * e + 1];
             if (change[a] == from && change[b] == 0.0f)
@@ -419,9 +411,10 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
     s.cand = mk_alloc(al, 3 * (ns + 1) * sizeof(float));
     s.slot = mk_alloc(al, (n + 1) * sizeof(uint32_t));
     s.assigned = mk_alloc(al, (ns + 1) * sizeof(uint32_t));
+    s.hint = mk_alloc(al, (ns + 1) * sizeof(uint32_t));
     s.taken = mk_alloc(al, ns + 1);
     s.matches = mk_alloc(al, (ns + 1) * sizeof(match));
-    bool ok = s.pred && s.cand && s.slot && s.assigned && s.taken && s.matches;
+    bool ok = s.pred && s.cand && s.slot && s.assigned && s.hint && s.taken && s.matches;
     if (!ok) {
         free_repair(&s, al);
         mk_free(al, before, (n + 1) * sizeof *before);
@@ -447,17 +440,32 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
         mk_free(al, before, (n + 1) * sizeof *before);
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     }
-    uint32_t free_count = s.ns, distinct = 0;
-    /* rounds of distinct matches while they make progress, then one final
-       round that takes the nearest free candidate for the rest */
-    for (int round = 0; round < MAX_ROUNDS - 1 && free_count; round++) {
-        uint32_t left = free_count, got = round_assign(&s, false, &free_count);
-        distinct += got;
-        if (got * 100 < left) /* under 1% progress: more rounds will not help */
-            break;
+    uint32_t free_count = 0, distinct = 0;
+    for (uint32_t k = 0; k < s.ns; k++)
+        s.hint[k] = MK_NONE;
+    /* Two passes. Each: rounds of distinct matches while they make
+       progress, then one final round that takes the nearest free candidate
+       for the rest. The second pass starts over with every neighbour
+       placed where the first pass put it, so each expectation is corrected
+       by all of its neighbours, not only the ones matched early. */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass)
+            memcpy(s.hint, s.assigned, s.ns * sizeof *s.hint);
+        for (uint32_t k = 0; k < s.ns; k++) {
+            s.assigned[k] = MK_NONE;
+            s.taken[k] = 0;
+        }
+        free_count = s.ns;
+        distinct = 0;
+        for (int round = 0; round < MAX_ROUNDS - 1 && free_count; round++) {
+            uint32_t left = free_count, got = round_assign(&s, false, &free_count);
+            distinct += got;
+            if (got * 100 < left) /* under 1% progress: more rounds will not help */
+                break;
+        }
+        if (free_count)
+            distinct += round_assign(&s, true, &free_count);
     }
-    if (free_count)
-        distinct += round_assign(&s, true, &free_count);
     memcpy(out, s.pos, 3 * n * sizeof *out);
     for (uint32_t k = 0; k < s.ns; k++) {
         uint32_t c = s.assigned[k];
@@ -475,12 +483,23 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
         mk_free(al, before, (n + 1) * sizeof *before);
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     }
-    /* still scrambled, or moved and now worse than before: a vertex put
-       back where it belongs fits its neighbours better than it did */
+    /* A moved vertex must fit its neighbours as well as the frame's
+       unmoved vertices typically do (under twice their 95th percentile of
+       change, or 0.2): a vertex given a near neighbour's position stays
+       under the detection limit but not under this. Any vertex still over
+       the limit, or moved and worse than before, fails too. */
+    uint32_t kept = 0;
     for (uint32_t v = 0; v < n; v++)
+        if (!memcmp(out + 3 * (size_t)v, s.pos + 3 * (size_t)v, 3 * sizeof(float)))
+            before[kept++] = after[v]; /* before[] is free from here on: reuse */
+    float typical = kept ? mk_vorder_select(before, kept, (uint32_t)((kept - 1) * 0.95)) : 0.0f;
+    float fit = 2.0f * typical > MOVED_FIT_FLOOR ? 2.0f * typical : MOVED_FIT_FLOOR;
+    mk_vorder_frame_change(fr, s.pos, ft->frame, al, before); /* before[] again */
+    for (uint32_t v = 0; v < n; v++) {
+        bool moved = memcmp(out + 3 * (size_t)v, s.pos + 3 * (size_t)v, 3 * sizeof(float)) != 0;
         info->remaining += after[v] > MK_VORDER_CHANGE_LIMIT ||
-                           (after[v] > before[v] &&
-                            memcmp(out + 3 * (size_t)v, s.pos + 3 * (size_t)v, 3 * sizeof(float)));
+                           (moved && (after[v] > before[v] || after[v] > fit));
+    }
     mk_free(al, after, (n + 1) * sizeof *after);
     mk_free(al, before, (n + 1) * sizeof *before);
     if (info->remaining)
@@ -489,4 +508,42 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
                             "reassignment; not repaired",
                             ft->frame, info->remaining, s.ns);
     return MK_OK;
+}
+
+mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_report *r,
+                                 uint32_t fault, const mk_allocator *al, float *out,
+                                 mk_vorder_repair_info *info, mk_error *err)
+{
+    mk_vorder_repair_info local;
+    if (!info)
+        info = &local;
+    memset(info, 0, sizeof *info);
+    mk_status st = mk_vorder_frames_check(fr, err);
+    if (st != MK_OK)
+        return st;
+    if (!r || fault >= r->fault_count || !out || r->faults[fault].frame >= fr->frame_count)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "vorder: no fault %u in the report, or NULL out", fault);
+    const mk_vorder_fault *ft = &r->faults[fault];
+    for (uint32_t k = 0; k < ft->vertex_count; k++)
+        if (ft->vertices[k] >= fr->vertex_count)
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                "vorder: fault vertex %u out of range", ft->vertices[k]);
+    /* Two rings of neighbours catch most short moves; when the result does
+       not check out, a vertex whose position is needed may sit further
+       out, so try once more with six rings (a superset: the check is the
+       same). */
+    mk_status st2 = attempt(fr, r, ft, 2, al, out, info, err);
+    if (st2 != MK_ERR_MISMATCH)
+        return st2;
+    mk_vorder_repair_info wider;
+    mk_error e2;
+    if (attempt(fr, r, ft, 6, al, out, &wider, &e2) == MK_OK) {
+        *info = wider;
+        return MK_OK;
+    }
+    if (err)
+        *err = e2;
+    *info = wider;
+    return MK_ERR_MISMATCH;
 }

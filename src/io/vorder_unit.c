@@ -108,6 +108,14 @@ static bool write_frame(const frame_data *ref, const frame_data *fd, const float
                    all_set(f->corner_normal, 3 * f->triangle_count);
     bool normals_done = false;
     uint32_t v = 0, face = 0, tri = 0;
+    /* the frame's own leading comments, then the reference's lines without
+       its comments (they describe the reference frame) */
+    for (const char *q = fd->text, *qe = fd->text + fd->size; q < qe && *q == '#';) {
+        const char *eol = memchr(q, '\n', (size_t)(qe - q));
+        put_bytes(&t, q, (size_t)((eol ? eol : qe) - q));
+        put(&t, "\n");
+        q = eol ? eol + 1 : qe;
+    }
     put(&t, "# vertex order repaired by morphkit repair (the first frame's order and faces)\n");
     const char *p = ref->text, *end = ref->text + ref->size;
     while (p < end && !t.failed) {
@@ -141,7 +149,7 @@ static bool write_frame(const frame_data *ref, const frame_data *fd, const float
                     put_corner(&t, r, f, fd->corner, 3 * k + 2, normals);
                 put(&t, "\n");
             }
-        } else {
+        } else if (!(n && *line == '#')) {
             put_bytes(&t, p, len);
             put(&t, "\n");
         }
