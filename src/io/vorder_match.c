@@ -123,8 +123,10 @@ static void undo(matcher *m)
     m->score = 0;
 }
 
-/* Spreads a seed binding across shared edges; false on a contradiction. */
-static bool spread(matcher *m, uint32_t t0, uint32_t u0, uint32_t r0)
+/* Spreads a seed binding across shared edges; false on a contradiction,
+ * or as soon as the trial lands further from the pose than `limit` (it can
+ * no longer be the best seed). */
+static bool spread(matcher *m, uint32_t t0, uint32_t u0, uint32_t r0, double limit)
 {
     if (!bind_triangle(m, t0, u0, r0))
         return false;
@@ -144,7 +146,7 @@ static bool spread(matcher *m, uint32_t t0, uint32_t u0, uint32_t r0)
             }
             uint32_t t2 = rk / 3, u2 = fk / 3, r2 = (fk % 3 + 3 - rk % 3) % 3;
             bool fresh = m->tmap[t2] == MK_NONE;
-            if (!bind_triangle(m, t2, u2, r2))
+            if (!bind_triangle(m, t2, u2, r2) || m->score >= limit)
                 return false;
             if (fresh)
                 m->queue[tail++] = t2;
@@ -262,7 +264,7 @@ mk_status mk_vorder_match(const mk_vorder_mesh *ref, const mk_vorder_mesh *frm,
         uint32_t n = seed_candidates(&m, t, cands), best = MK_NONE;
         double best_score = INFINITY;
         for (uint32_t i = 0; i < n; i++) {
-            bool ok = spread(&m, t, cands[i].u, cands[i].r);
+            bool ok = spread(&m, t, cands[i].u, cands[i].r, best_score);
             if (ok && m.score < best_score) {
                 best_score = m.score;
                 best = i;
@@ -278,7 +280,7 @@ mk_status mk_vorder_match(const mk_vorder_mesh *ref, const mk_vorder_mesh *frm,
                               ref->triangles[3 * (size_t)t + 2] + 1);
             break;
         }
-        spread(&m, t, cands[best].u, cands[best].r);
+        spread(&m, t, cands[best].u, cands[best].r, INFINITY);
         m.vlog_n = m.tlog_n = 0; /* committed */
         m.score = 0;
     }
