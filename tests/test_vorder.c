@@ -572,9 +572,10 @@ static void test_gltf_morph_frames_clean(void)
             CHECK(r && r->fault_count == 0);
             mk_vorder_report_destroy(r);
             /* and the same frames with vertex 0 swapped with the vertex
-               furthest from it in frame 5: that frame, and only it (not
-               on the cube: every vertex is within two edge lengths of
-               every other, the rule's stated blind spot) */
+               furthest from it in frame 5: that frame, and only it. Checked
+               on the 21-vertex primitive, not on the cube (6 separate
+               quads: every corner is within two edge lengths of the
+               others, the rule's stated blind spot) or the 9-vertex one. */
             uint32_t far = 0;
             float best = 0;
             for (uint32_t v = 1; v < nv; v++) {
@@ -589,9 +590,9 @@ static void test_gltf_morph_frames_clean(void)
             memcpy(frames[5], frames[5] + 3 * (size_t)far, sizeof tmp);
             memcpy(frames[5] + 3 * (size_t)far, tmp, sizeof tmp);
             CHECK(mk_vorder_detect(&fr, NULL, &r, &e) == MK_OK);
-            if (nv > 100 && !(r && r->fault_count == 1 && r->faults[0].frame == 5))
+            if (i == 1 && nv > 16 && !(r && r->fault_count == 1 && r->faults[0].frame == 5))
                 fprintf(stderr, "  %s prim %u: %u verts, %u tris, faults %u (first frame %u, %u vertices)\n", files[i], p, nv, nidx / 3, r ? r->fault_count : 0, r && r->fault_count ? r->faults[0].frame : 0, r && r->fault_count ? r->faults[0].vertex_count : 0);
-            CHECK(nv <= 100 || (r && r->fault_count == 1 && r->faults[0].frame == 5));
+            CHECK(i == 0 || nv <= 16 || (r && r->fault_count == 1 && r->faults[0].frame == 5));
             mk_vorder_report_destroy(r);
             for (int f = 0; f < FRAMES; f++)
                 free(frames[f]);
