@@ -98,8 +98,8 @@ int main(int argc, char **argv)
         memcpy(pos + 3 * (size_t)perm[i], a.frames[2] + 3 * (size_t)i, 3 * sizeof(float));
     for (size_t c = 0; c < 3 * (size_t)a.triangle_count; c++)
         tris[c] = perm[a.triangles[c]];
-    mk_vorder_mesh ref = {a.vertex_count, a.frames[1], a.triangle_count, a.triangles};
-    mk_vorder_mesh frm = {a.vertex_count, pos, a.triangle_count, tris};
+    mk_vorder_mesh ref = {a.vertex_count, a.frames[1], a.triangle_count, a.triangles, NULL};
+    mk_vorder_mesh frm = {a.vertex_count, pos, a.triangle_count, tris, NULL};
     mk_status st = MK_OK;
     MK_BENCH_BEST(t, 3, 0.2, st = mk_vorder_match(&ref, &frm, NULL, map, NULL, &e));
     uint32_t wrong = 0;

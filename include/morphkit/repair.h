@@ -123,6 +123,8 @@ typedef struct mk_vorder_mesh {
     const float *positions; /* vertex_count float3 */
     uint32_t triangle_count;
     const uint32_t *triangles; /* 3 per triangle */
+    const float *corner_texcoords; /* optional: 3 x triangle_count float2, the texture
+                                      coordinate at each corner; NULL: none */
 } mk_vorder_mesh;
 
 /* Is frame the reference mesh numbered differently? On MK_OK,
@@ -131,7 +133,10 @@ typedef struct mk_vorder_mesh {
  * NULL) the frame corner (3 x triangle + corner) for each reference corner.
  * reference.positions is a pose in the reference numbering close to the
  * frame's (a neighbouring frame); it only breaks ties between symmetric
- * matches. Triangles must keep their winding (a corner rotation is fine, a
+ * matches. When both meshes give corner_texcoords, texture coordinates
+ * break ties first (they do not move between frames, so two identical
+ * pieces far apart in the pose, such as a character's feet mid-stride, are
+ * still told apart when their UVs differ). Triangles must keep their winding (a corner rotation is fine, a
  * flipped triangle is another mesh). `v` entries that no triangle uses are
  * paired in index order. MK_ERR_MISMATCH when the connectivity differs
  * (the message says where), MK_ERR_INVALID_ARGUMENT on misuse. Expected

@@ -127,8 +127,8 @@ static bool is_renumbered(const mk_unit_build *b, uint32_t fi)
     if (!map)
         return false;
     mk_vorder_mesh rm = {ref->position_count, ref->positions, ref->triangle_count,
-                         ref->corner_position};
-    mk_vorder_mesh fm = {f->position_count, f->positions, f->triangle_count, f->corner_position};
+                         ref->corner_position, NULL};
+    mk_vorder_mesh fm = {f->position_count, f->positions, f->triangle_count, f->corner_position, NULL};
     mk_error e;
     bool same = mk_vorder_match(&rm, &fm, b->allocator, map, NULL, &e) == MK_OK;
     mk_free(b->allocator, map, ((size_t)ref->position_count + 1) * sizeof *map);

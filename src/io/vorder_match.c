@@ -77,7 +77,19 @@ typedef struct matcher {
     uint32_t *vlog, *tlog;  /* bound in the current trial, to undo */
     uint32_t vlog_n, tlog_n;
     double score;           /* squared distances of the trial's bindings */
+    double uv_weight;       /* per squared texcoord distance; 0 without texcoords */
 } matcher;
+
+/* Squared texcoord distance between reference corner rc and frame corner fc. */
+static double uv_cost(const matcher *m, uint32_t rc, uint32_t fc)
+{
+    if (m->uv_weight == 0)
+        return 0;
+    const float *a = m->ref->corner_texcoords + 2 * (size_t)rc,
+                *b = m->frm->corner_texcoords + 2 * (size_t)fc;
+    double du = (double)a[0] - b[0], dv = (double)a[1] - b[1];
+    return m->uv_weight * (du * du + dv * dv);
+}
 
 static bool bind_vertex(matcher *m, uint32_t rv, uint32_t fv)
 {
@@ -98,10 +110,12 @@ static bool bind_triangle(matcher *m, uint32_t t, uint32_t u, uint32_t r)
 {
     if (m->tmap[t] != MK_NONE || m->tinv[u] != MK_NONE)
         return m->tmap[t] == 3 * u + r && m->tinv[u] == t;
-    for (uint32_t c = 0; c < 3; c++)
+    for (uint32_t c = 0; c < 3; c++) {
         if (!bind_vertex(m, m->ref->triangles[3 * (size_t)t + c],
                          m->frm->triangles[3 * (size_t)u + (c + r) % 3]))
             return false;
+        m->score += uv_cost(m, 3 * t + c, 3 * u + (c + r) % 3);
+    }
     m->tmap[t] = 3 * u + r;
     m->tinv[u] = t;
     m->tlog[m->tlog_n++] = t;
@@ -181,6 +195,7 @@ static uint32_t seed_candidates(const matcher *m, uint32_t t, seed *best)
                             *q = m->frm->positions + 3 * (size_t)fv;
                 for (int k = 0; k < 3; k++)
                     cost += (double)(p[k] - q[k]) * (p[k] - q[k]);
+                cost += uv_cost(m, 3 * t + c, 3 * u + (c + r) % 3);
             }
             if (!fits || (n == SEED_CANDIDATES && cost >= best[n - 1].cost))
                 continue;
@@ -250,6 +265,21 @@ mk_status mk_vorder_match(const mk_vorder_mesh *ref, const mk_vorder_mesh *frm,
         !edge_map_build(&m.fmap, frm->triangles, frm->triangle_count, al)) {
         free_matcher(&m, al);
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    }
+    if (ref->corner_texcoords && frm->corner_texcoords) {
+        /* UV differences outweigh any position difference: 1e4 x the
+           squared size of the pose */
+        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (uint32_t v = 0; v < ref->vertex_count; v++)
+            for (int k = 0; k < 3; k++) {
+                float x = ref->positions[3 * (size_t)v + k];
+                lo[k] = x < lo[k] ? x : lo[k];
+                hi[k] = x > hi[k] ? x : hi[k];
+            }
+        double d2 = 0;
+        for (int k = 0; k < 3; k++)
+            d2 += (double)(hi[k] - lo[k]) * (hi[k] - lo[k]);
+        m.uv_weight = 1e4 * (d2 > 0 ? d2 : 1.0);
     }
     memset(m.vmap, 0xff, nv * sizeof(uint32_t));
     memset(m.vinv, 0xff, nv * sizeof(uint32_t));

@@ -17,6 +17,7 @@
    only a couple of edge lengths can stay under the detection limit while
    its position is needed elsewhere. */
 #define MOVED_FIT_FLOOR 0.2f
+#define MIN_CONFIDENCE 0.5f /* share of distinct matches below which nothing is repaired */
 #define SUSPECT_LIMIT (0.5f * MK_VORDER_CHANGE_LIMIT)
 
 typedef struct cand_grid {
@@ -141,6 +142,24 @@ static void nearest(const cand_grid *g, const float *cand, const uint8_t *taken,
     if (final && (double)free_count * free_count <= MAX_BRUTE_FORCE)
         for (uint32_t c = 0; c < g->n; c++)
             consider(cand, taken, c, q, m);
+}
+
+static void tri_normal(const float *p, const uint32_t *T, double *n)
+{
+    const float *a = p + 3 * (size_t)T[0], *b = p + 3 * (size_t)T[1], *c = p + 3 * (size_t)T[2];
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    n[0] = u[1] * w[2] - u[2] * w[1];
+    n[1] = u[2] * w[0] - u[0] * w[2];
+    n[2] = u[0] * w[1] - u[1] * w[0];
+}
+
+/* Does triangle T face the other way in p than in q? */
+static bool flips(const float *p, const float *q, const uint32_t *T)
+{
+    double m[3], n[3];
+    tri_normal(p, T, m);
+    tri_normal(q, T, n);
+    return m[0] * n[0] + m[1] * n[1] + m[2] * n[2] < 0;
 }
 
 static int compare_match(const void *a, const void *b)
@@ -476,6 +495,17 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
         memcpy(dst, s.cand + 3 * (size_t)c, 3 * sizeof(float));
     }
     info->confidence = s.ns ? (float)distinct / (float)s.ns : 1.0f;
+    /* A mirrored piece keeps every edge length: a triangle with a moved
+       corner must also keep its facing against the prediction. */
+    uint32_t flipped = 0;
+    for (uint32_t t = 0; t < fr->triangle_count; t++) {
+        const uint32_t *T = fr->triangles + 3 * (size_t)t;
+        bool moved = false;
+        for (int c = 0; c < 3; c++)
+            moved |= memcmp(out + 3 * (size_t)T[c], s.pos + 3 * (size_t)T[c], 3 * sizeof(float)) != 0;
+        if (moved && flips(out, s.pred, T))
+            flipped++;
+    }
     free_repair(&s, al);
     float *after = mk_alloc(al, (n + 1) * sizeof *after);
     if (!after || !mk_vorder_frame_change(fr, out, ft->frame, al, after)) {
@@ -500,13 +530,19 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
         info->remaining += after[v] > MK_VORDER_CHANGE_LIMIT ||
                            (moved && (after[v] > before[v] || after[v] > fit));
     }
+    info->remaining += flipped;
     mk_free(al, after, (n + 1) * sizeof *after);
     mk_free(al, before, (n + 1) * sizeof *before);
     if (info->remaining)
         return mk_error_set(err, MK_ERR_MISMATCH, NULL, 0,
-                            "frame %u: %u of %u vertices are still out of place after "
-                            "reassignment; not repaired",
+                            "frame %u: %u of %u vertices (or triangles) are still out of place "
+                            "after reassignment; not repaired",
                             ft->frame, info->remaining, s.ns);
+    if (info->confidence < MIN_CONFIDENCE)
+        return mk_error_set(err, MK_ERR_MISMATCH, NULL, 0,
+                            "frame %u: only %.0f%% of the %u vertices matched distinctly; not "
+                            "repaired",
+                            ft->frame, 100.0 * info->confidence, s.ns);
     return MK_OK;
 }
 

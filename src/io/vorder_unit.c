@@ -232,6 +232,19 @@ void mk_unit_repair_destroy(mk_unit_repair *r)
     mk_free(al, r, sizeof *r);
 }
 
+/* Each corner's texture coordinate (float2), or NULL when some corner has
+ * none (or out of memory: matching then goes by positions alone). */
+static float *corner_uvs(const mk_obj *o, const mk_allocator *al)
+{
+    size_t n = 3 * (size_t)o->triangle_count;
+    if (!n || !all_set(o->corner_texcoord, (uint32_t)n))
+        return NULL;
+    float *uv = mk_alloc(al, 2 * n * sizeof *uv);
+    for (size_t c = 0; uv && c < n; c++)
+        memcpy(uv + 2 * c, o->texcoords + 2 * (size_t)o->corner_texcoord[c], 2 * sizeof *uv);
+    return uv;
+}
+
 /* Brings frame f into the reference order (renumbered frames) or marks it
  * failed; fd->pos is set when it has positions in the reference order. */
 static void order_frame(mk_unit_repair *r, frame_data *fds, uint32_t f, const mk_allocator *al)
@@ -261,12 +274,15 @@ static void order_frame(mk_unit_repair *r, frame_data *fds, uint32_t f, const mk
     fd->order = mk_alloc(al, (nv + 1) * sizeof *fd->order);
     fd->corner = mk_alloc(al, nc * sizeof *fd->corner);
     float *pos = mk_alloc(al, 3 * nv * sizeof *pos);
-    mk_vorder_mesh rm = {ro->position_count, hint, ro->triangle_count, ro->corner_position};
-    mk_vorder_mesh fm = {o->position_count, o->positions, o->triangle_count, o->corner_position};
+    float *ruv = corner_uvs(ro, al), *fuv = corner_uvs(o, al);
+    mk_vorder_mesh rm = {ro->position_count, hint, ro->triangle_count, ro->corner_position, ruv};
+    mk_vorder_mesh fm = {o->position_count, o->positions, o->triangle_count, o->corner_position, fuv};
     mk_error e;
     mk_status st = fd->order && fd->corner && pos
                        ? mk_vorder_match(&rm, &fm, al, fd->order, fd->corner, &e)
                        : mk_error_set(&e, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    mk_free(al, ruv, 6 * (size_t)ro->triangle_count * sizeof *ruv);
+    mk_free(al, fuv, 6 * (size_t)o->triangle_count * sizeof *fuv);
     if (st != MK_OK) {
         mk_free(al, fd->order, (nv + 1) * sizeof *fd->order);
         mk_free(al, fd->corner, nc * sizeof *fd->corner);
