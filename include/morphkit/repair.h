@@ -39,15 +39,26 @@
  * consensus), and a frame whose edges legitimately halve or double in
  * length against both neighbouring frames at once (reported as a scramble).
  *
- * Repair of a scrambled frame: each suspicious vertex's expected position is
- * interpolated from the nearest fault-free frames before and after it in the
- * animation (or frame 0), corrected by how its fault-free mesh neighbours
- * differ from their own interpolation; each is then given the free
- * candidate position (one of the suspicious vertices' positions in the
+ * Repair of a scrambled frame: the suspects are the flagged vertices, the
+ * vertices changed by over half the limit, and two rings of mesh
+ * neighbours around them (six on a second try). Each suspect's expected
+ * position is interpolated from the nearest fault-free frames before and
+ * after it in the animation (extrapolated from the two nearest at an
+ * animation's end, or frame 0), moved and scaled onto the frame's centroid
+ * and spread (both blind to the order), and corrected by how its placed
+ * mesh neighbours differ from their own expectation. Each suspect then
+ * gets the free candidate position (the suspects' own positions in the
  * frame) nearest to that expectation, most distinct matches first, over a
- * few rounds that reuse matched vertices as neighbours. The result is
- * verified by running the detection rule on the repaired frame; a frame
- * that still shows a scramble is not repaired (MK_ERR_MISMATCH).
+ * few rounds, in two passes (the second starts with every neighbour
+ * placed). The result is kept only when it checks out: no vertex over the
+ * detection limit; every moved vertex fits its edges better than before
+ * and within twice the 95th percentile of the unmoved vertices' change (at
+ * least 0.2); no triangle with a moved corner faces the other way than in
+ * the expectation (a mirrored piece keeps its edge lengths); and at least
+ * half the matches were distinct (nearest candidate under half as far as
+ * the second). Otherwise the frame is not repaired (MK_ERR_MISMATCH):
+ * where poses change a lot between frames (a 6-frame walk of a low-poly
+ * model), most scrambles are refused rather than guessed.
  *
  * Everything here is reentrant and allocates through the given allocator
  * (NULL: malloc); the caller owns every buffer it passes. */
