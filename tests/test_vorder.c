@@ -179,14 +179,14 @@ static void test_detect_misuse(void)
 /* ---- through unit folders ------------------------------------------------ */
 
 static void write_unit(const char *dir, const gen_anim *a, const char *const *names,
-                       const uint32_t *counts, uint32_t anims, int normals)
+                       const uint32_t *counts, uint32_t anims, int flags)
 {
     uint32_t f = 0;
     for (uint32_t k = 0; k < anims; k++)
         for (uint32_t i = 1; i <= counts[k]; i++, f++) {
             char name[64];
             snprintf(name, sizeof name, "%s_%u.obj", names[k], i);
-            char *text = gen_obj(a, f, NULL, normals);
+            char *text = gen_obj(a, f, NULL, flags);
             mk_fx_write(dir, name, text);
             free(text);
         }
@@ -218,7 +218,7 @@ static void test_unit_names_scrambled_frame_once(void)
         const char *dir = mk_fx_dir("vorder_unit");
         const char *names[2] = {"Idle", "Walk"};
         const uint32_t counts[2] = {3, 5};
-        write_unit(dir, &a, names, counts, 2, k % 2);
+        write_unit(dir, &a, names, counts, 2, k); /* none, normals, UVs, both */
         mk_report rep = {0};
         mk_unit *u = NULL;
         mk_error e;
@@ -443,7 +443,7 @@ static mk_obj *parse(const char *text, size_t size)
     return o;
 }
 
-static void test_unit_repair_plan(void)
+static void repair_plan_case(int flags)
 {
     gen_anim a;
     gen_make(&a, GEN_SPHERE, 10, 6, 0.5f);
@@ -452,11 +452,11 @@ static void test_unit_repair_plan(void)
     const char *dir = mk_fx_dir("vorder_plan");
     const char *names[1] = {"Walk"};
     const uint32_t counts[1] = {6};
-    char *expect2 = gen_obj(&a, 2, NULL, 1); /* Walk_3 as it should be */
+    char *expect2 = gen_obj(&a, 2, NULL, flags); /* Walk_3 as it should be */
     gen_scramble(&a, 4, a.vertex_count / 5, 42, NULL); /* Walk_5: 20% scrambled */
-    write_unit(dir, &a, names, counts, 1, 1);
+    write_unit(dir, &a, names, counts, 1, flags);
     uint32_t *perm = gen_permutation(a.vertex_count, 8);
-    char *text = gen_obj(&a, 2, perm, 1); /* Walk_3 renumbered */
+    char *text = gen_obj(&a, 2, perm, flags); /* Walk_3 renumbered */
     mk_fx_write(dir, "Walk_3.obj", text);
     free(text);
     mk_fx_write(dir, "notes.txt", "kept\n");
@@ -483,10 +483,16 @@ static void test_unit_repair_plan(void)
         CHECK(memcmp(got->positions, a.frames[2], 3 * (size_t)a.vertex_count * sizeof(float)) == 0);
         CHECK(memcmp(got->corner_position, a.triangles, 3 * (size_t)a.triangle_count * 4) == 0);
         uint32_t wrong = 0;
-        for (uint32_t c = 0; c < 3 * a.triangle_count; c++)
+        for (uint32_t c = 0; (flags & GEN_NORMALS) && c < 3 * a.triangle_count; c++)
             wrong += memcmp(got->normals + 3 * (size_t)got->corner_normal[c],
                             want->normals + 3 * (size_t)want->corner_normal[c], 12) != 0;
+        for (uint32_t c = 0; (flags & GEN_UVS) && c < 3 * a.triangle_count; c++)
+            wrong += got->corner_texcoord[c] != want->corner_texcoord[c] ||
+                     memcmp(got->texcoords + 2 * (size_t)got->corner_texcoord[c],
+                            want->texcoords + 2 * (size_t)want->corner_texcoord[c], 8) != 0;
         CHECK_EQ_INT(wrong, 0);
+        CHECK((got->corner_normal != NULL) == ((flags & GEN_NORMALS) != 0));
+        CHECK((got->corner_texcoord != NULL) == ((flags & GEN_UVS) != 0));
     }
     mk_obj_destroy(want);
     mk_obj_destroy(got);
@@ -515,7 +521,7 @@ static void test_unit_repair_plan(void)
     mk_unit_repair_destroy(r);
 
     /* a frame that is another mesh is reported and left alone */
-    text = gen_obj(&a, 1, NULL, 1);
+    text = gen_obj(&a, 1, NULL, flags);
     char *f1 = strstr(text, "\nf ");
     if (f1)
         f1[3] = f1[3] == '1' ? '2' : '1'; /* the first face's first corner */
@@ -532,6 +538,14 @@ static void test_unit_repair_plan(void)
     free(perm);
     free(scrambled_orig);
     gen_free(&a);
+}
+
+/* With normals, with normals and UVs, with UVs only. */
+static void test_unit_repair_plan(void)
+{
+    repair_plan_case(GEN_NORMALS);
+    repair_plan_case(GEN_NORMALS | GEN_UVS);
+    repair_plan_case(GEN_UVS);
 }
 
 /* The glTF morph samples in tests/data, played as frame sequences (each

@@ -149,37 +149,52 @@ static inline uint32_t *gen_permutation(uint32_t n, uint64_t seed)
 
 /* OBJ text of one frame. When perm is not NULL the frame is renumbered:
  * new vertex perm[i] holds old vertex i, the faces follow, and the face
- * order and each face's starting corner change too. normals: one `vn` per
- * vertex (the direction from the origin), written as v//vn corners. */
-static inline char *gen_obj(const gen_anim *a, uint32_t frame, const uint32_t *perm, int normals)
+ * order and each face's starting corner change too. flags: GEN_NORMALS
+ * writes one `vn` per vertex (the direction from the origin), GEN_UVS one
+ * `vt` per vertex (from its original index, so UVs follow the vertex);
+ * corners are v, v/vt, v//vn or v/vt/vn accordingly. */
+enum { GEN_NORMALS = 1, GEN_UVS = 2 };
+static inline char *gen_obj(const gen_anim *a, uint32_t frame, const uint32_t *perm, int flags)
 {
-    size_t cap = 96 * ((size_t)a->vertex_count * 2 + a->triangle_count) + 64, n = 0;
+    size_t cap = 128 * ((size_t)a->vertex_count * 3 + a->triangle_count) + 64, n = 0;
     char *s = malloc(cap);
     uint32_t nv = a->vertex_count;
-    float *pos = malloc(3 * (size_t)nv * sizeof *pos);
-    for (uint32_t i = 0; i < nv; i++)
-        memcpy(pos + 3 * (size_t)(perm ? perm[i] : i), a->frames[frame] + 3 * (size_t)i, 12);
+    float *pos = malloc(3 * (size_t)nv * sizeof *pos), *uv = malloc(2 * (size_t)nv * sizeof *uv);
+    for (uint32_t i = 0; i < nv; i++) {
+        uint32_t j = perm ? perm[i] : i;
+        memcpy(pos + 3 * (size_t)j, a->frames[frame] + 3 * (size_t)i, 12);
+        uv[2 * j] = (float)(i % 61) / 61.0f;
+        uv[2 * j + 1] = (float)(i / 61) / (float)(nv / 61 + 1);
+    }
     n += (size_t)snprintf(s + n, cap - n, "# generated frame %u\no mesh\n", frame);
     for (uint32_t i = 0; i < nv; i++)
         n += (size_t)snprintf(s + n, cap - n, "v %.9g %.9g %.9g\n", pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]);
-    for (uint32_t i = 0; normals && i < nv; i++) {
+    for (uint32_t i = 0; (flags & GEN_UVS) && i < nv; i++)
+        n += (size_t)snprintf(s + n, cap - n, "vt %.9g %.9g\n", uv[2 * i], uv[2 * i + 1]);
+    for (uint32_t i = 0; (flags & GEN_NORMALS) && i < nv; i++) {
         const float *p = pos + 3 * (size_t)i;
         float l = sqrtf(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) + 1e-6f;
         n += (size_t)snprintf(s + n, cap - n, "vn %.6f %.6f %.6f\n", p[0] / l, p[1] / l, p[2] / l + 1e-3f);
     }
     for (uint32_t k = 0; k < a->triangle_count; k++) {
         uint32_t t = perm ? a->triangle_count - 1 - k : k, r = perm ? k % 3 : 0;
-        uint32_t c[3];
+        n += (size_t)snprintf(s + n, cap - n, "f");
         for (int j = 0; j < 3; j++) {
             uint32_t v = a->triangles[3 * (size_t)t + (j + r) % 3];
-            c[j] = (perm ? perm[v] : v) + 1;
+            uint32_t c = (perm ? perm[v] : v) + 1;
+            if ((flags & GEN_UVS) && (flags & GEN_NORMALS))
+                n += (size_t)snprintf(s + n, cap - n, " %u/%u/%u", c, c, c);
+            else if (flags & GEN_UVS)
+                n += (size_t)snprintf(s + n, cap - n, " %u/%u", c, c);
+            else if (flags & GEN_NORMALS)
+                n += (size_t)snprintf(s + n, cap - n, " %u//%u", c, c);
+            else
+                n += (size_t)snprintf(s + n, cap - n, " %u", c);
         }
-        if (normals)
-            n += (size_t)snprintf(s + n, cap - n, "f %u//%u %u//%u %u//%u\n", c[0], c[0], c[1], c[1], c[2], c[2]);
-        else
-            n += (size_t)snprintf(s + n, cap - n, "f %u %u %u\n", c[0], c[1], c[2]);
+        n += (size_t)snprintf(s + n, cap - n, "\n");
     }
     free(pos);
+    free(uv);
     return s;
 }
 
