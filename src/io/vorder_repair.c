@@ -375,7 +375,7 @@ static float median_edge(const mk_vorder_topo *t, const float *pos, const mk_all
 /* One repair attempt with the suspects grown by `rings` rings of mesh
  * neighbours. */
 static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
-                         const mk_vorder_fault *ft, uint32_t rings, const mk_allocator *al,
+                         const mk_vorder_fault *ft, uint32_t rings, bool trust, const mk_allocator *al,
                          float *out, mk_vorder_repair_info *info, mk_error *err)
 {
     memset(info, 0, sizeof *info);
@@ -422,7 +422,6 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
     for (uint32_t v = 0; v < n; v++)
         if (change[v] > 0.0f)
             sus[s.ns++] = v;
-    mk_free(al, change, (n + 1) * sizeof *change);
     s.sus = sus;
     size_t ns = s.ns;
     info->suspect_count = s.ns;
@@ -434,6 +433,11 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
     s.taken = mk_alloc(al, ns + 1);
     s.matches = mk_alloc(al, (ns + 1) * sizeof(match));
     bool ok = s.pred && s.cand && s.slot && s.assigned && s.hint && s.taken && s.matches;
+    /* trust: an unflagged suspect (from the rings) starts out believed in
+       place, so its flagged neighbours are predicted from it */
+    for (uint32_t k = 0; ok && k < s.ns; k++)
+        s.hint[k] = trust && change[s.sus[k]] < 1.0f + (float)rings ? k : MK_NONE;
+    mk_free(al, change, (n + 1) * sizeof *change);
     if (!ok) {
         free_repair(&s, al);
         mk_free(al, before, (n + 1) * sizeof *before);
@@ -460,8 +464,6 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     }
     uint32_t free_count = 0, distinct = 0;
-    for (uint32_t k = 0; k < s.ns; k++)
-        s.hint[k] = MK_NONE;
     /* Two passes. Each: rounds of distinct matches while they make
        progress, then one final round that takes the nearest free candidate
        for the rest. The second pass starts over with every neighbour
@@ -565,16 +567,18 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
         if (ft->vertices[k] >= fr->vertex_count)
             return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                                 "vorder: fault vertex %u out of range", ft->vertices[k]);
-    /* Two rings of neighbours catch most short moves; when the result does
-       not check out, a vertex whose position is needed may sit further
-       out, so try once more with six rings (a superset: the check is the
-       same). */
-    mk_status st2 = attempt(fr, r, ft, 2, al, out, info, err);
+    /* Two rings of neighbours catch most short moves. When the result does
+       not check out: the same with the unflagged suspects believed in place
+       at first (a few scrambled vertices in a fast-moving piece), then six
+       rings (a vertex whose position is needed may sit further out). Every
+       result passes the same checks. */
+    mk_status st2 = attempt(fr, r, ft, 2, false, al, out, info, err);
     if (st2 != MK_ERR_MISMATCH)
         return st2;
     mk_vorder_repair_info wider;
     mk_error e2;
-    if (attempt(fr, r, ft, 6, al, out, &wider, &e2) == MK_OK) {
+    if (attempt(fr, r, ft, 2, true, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 6, false, al, out, &wider, &e2) == MK_OK) {
         *info = wider;
         return MK_OK;
     }
