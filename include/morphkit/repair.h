@@ -41,7 +41,9 @@
  *
  * Repair of a scrambled frame: the suspects are the flagged vertices, the
  * vertices changed by over half the limit, and two rings of mesh
- * neighbours around them (six on a second try). Each suspect's expected
+ * neighbours around them. When a try does not check out, two more follow:
+ * the same suspects with the unflagged ones believed in place at first,
+ * then six rings. Each suspect's expected
  * position is interpolated from the nearest fault-free frames before and
  * after it in the animation (extrapolated from the two nearest at an
  * animation's end, or frame 0), moved and scaled onto the frame's centroid
