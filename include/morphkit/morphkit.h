@@ -18,6 +18,7 @@
 #include "morphkit/file.h"
 #include "morphkit/obj.h"
 #include "morphkit/unit.h"
+#include "morphkit/repair.h"
 #include "morphkit/anim_config.h"
 #include "morphkit/gltf.h"
 

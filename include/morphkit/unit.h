@@ -27,19 +27,39 @@
  * flips between frames is accepted with a warning; the first frame's
  * triangles are used.
  *
- * Warning heuristics (reported, never fatal):
- *  - scramble: for neighbouring frames k, k+1 of an animation, each edge's
- *    length change |L(k+1) - L(k)| is divided by the unit's size (the
- *    median of the frames' bounding-box diagonals). An edge is suspicious when that
- *    exceeds 0.10 and also 10 times the 90th percentile of all edges' changes
- *    for that pair; the warning names frame k+1 and the edge's vertices
- *    (1-based `v` numbers).
+ * A frame whose face list differs is an error; when it is the same mesh
+ * numbered differently (vertices and faces renumbered consistently, as an
+ * export without "keep vertex order" does: mk_vorder_match in
+ * morphkit/repair.h), the message says so ("Walk_3.obj is the same mesh as
+ * Walk_1.obj with a different vertex order") and points to `morphkit
+ * repair`.
+ *
+ * Warning heuristics (reported, never fatal), each on the one frame that is
+ * wrong, never on its neighbours:
+ *  - scramble: the vertex-order rule of morphkit/repair.h (a vertex whose
+ *    edges, by their median, halve or double in length against both
+ *    neighbouring frames of its animation, after the frame's overall scale
+ *    change is taken out). It finds scrambles of two vertices up to every
+ *    vertex. The warning names the frame, the first 8 vertices (1-based
+ *    `v` numbers) and their count, and the other file is the previous
+ *    frame (or the next one for an animation's first frame). Not seen: a
+ *    swap of vertices within about two edge lengths of each other (two
+ *    neighbours, or two vertices at the same place), and a scramble shared
+ *    by most frames of the unit.
  *  - changing UVs: a render vertex's texture coordinate differs from the
  *    first frame's by more than 1e-5 (named with the first such vertex).
- *  - jump: frame k's centroid is further than 0.5 x the unit's size from the
- *    mean of its neighbours' centroids in the same animation, or its
- *    bounding-box diagonal is more than 2x or less than 0.5x both
- *    neighbours'. (Exported in another space or scale.)
+ *  - jump: the unit's size is the median of the frames' bounding-box
+ *    diagonals and its middle the median (per axis) of their centroids. A
+ *    frame is at another scale when its diagonal is more than 2x or less
+ *    than 0.5x both neighbours' (same animation) and the unit's size; it
+ *    is moved when its centroid is further than 0.5 x the unit's size from
+ *    every neighbour's and from the unit's middle (a scaled frame gets only
+ *    the scale warning). (Exported in another space or scale.)
+ *  - normals: when some frames have normals at every face corner and
+ *    others do not, each frame without (some) normals is named, compared
+ *    with a frame that has them (or, when frames without normals are the
+ *    majority, each frame with normals); the unit is loaded without
+ *    normals.
  */
 #ifndef MORPHKIT_UNIT_H
 #define MORPHKIT_UNIT_H

@@ -8,10 +8,9 @@
 #include <string.h>
 
 #include "internal.h"
+#include "morphkit/repair.h"
 #include "unit_internal.h"
 
-#define SCRAMBLE_MIN_CHANGE 0.10f /* of the unit's size */
-#define SCRAMBLE_TYPICAL_FACTOR 10.0f
 #define UV_TOLERANCE 1e-5f
 #define JUMP_CENTROID 0.5f /* of the unit's size */
 #define JUMP_SCALE 2.0f
@@ -45,162 +44,61 @@ static frame_shape shape_of(const mk_obj *o)
     return s;
 }
 
-static int compare_u64(const void *a, const void *b)
+/* Scrambles: the vertex-order rule of morphkit/repair.h over the frames'
+ * own `v` numbering, one warning on each wrong frame. */
+static void check_scrambles(const mk_unit_build *b, mk_report *rep)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Unique undirected edges (lo << 32 | hi) of the reference triangles. */
-static uint64_t *unique_edges(const mk_unit_build *b, uint32_t *count)
-{
-    const mk_obj *ref = b->objs[0];
-    size_t n = 3 * (size_t)ref->triangle_count;
-    uint64_t *e = mk_alloc(b->allocator, n * sizeof *e);
-    if (!e)
-        return NULL;
-    for (size_t t = 0; t < ref->triangle_count; t++)
-        for (int i = 0; i < 3; i++) {
-            uint64_t p = ref->corner_position[3 * t + i], q = ref->corner_position[3 * t + (i + 1) % 3];
-            e[3 * t + i] = p < q ? p << 32 | q : q << 32 | p;
+    const mk_unit_files *files = b->files;
+    uint32_t frames = files->frame_count;
+    const float **pos = mk_alloc(b->allocator, frames * sizeof *pos);
+    uint32_t *anim = mk_alloc(b->allocator, (files->animation_count + 1) * sizeof *anim);
+    mk_vorder_report *vr = NULL;
+    mk_error e;
+    if (pos && anim) {
+        for (uint32_t f = 0; f < frames; f++)
+            pos[f] = b->objs[f]->positions;
+        for (uint32_t a = 0; a < files->animation_count; a++)
+            anim[a] = files->animations[a].frame_count;
+        mk_vorder_frames fr = {b->objs[0]->position_count, frames, pos,
+                               b->objs[0]->triangle_count, b->objs[0]->corner_position,
+                               files->animation_count, anim};
+        if (mk_vorder_detect(&fr, b->allocator, &vr, &e) != MK_OK)
+            vr = NULL;
+    }
+    for (uint32_t i = 0; vr && i < vr->fault_count; i++) {
+        const mk_vorder_fault *ft = &vr->faults[i];
+        char list[160];
+        size_t len = 0;
+        for (uint32_t k = 0; k < ft->vertex_count && len < sizeof list; k++) {
+            if (k == MAX_NAMED_VERTICES) {
+                snprintf(list + len, sizeof list - len, ", ...");
+                break;
+            }
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%u", k ? ", " : "",
+                                    ft->vertices[k] + 1);
         }
-    qsort(e, n, sizeof *e, compare_u64);
-    size_t u = 0;
-    for (size_t i = 0; i < n; i++)
-        if (i == 0 || e[i] != e[u - 1])
-            e[u++] = e[i];
-    *count = (uint32_t)u;
-    return e;
-}
-
-static float edge_length(const float *pos, uint64_t edge)
-{
-    const float *p = pos + 3 * (edge >> 32), *q = pos + 3 * (edge & 0xffffffffu);
-    float dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
-    return sqrtf(dx * dx + dy * dy + dz * dz);
-}
-
-/* k-th smallest of v[0..n) (v is reordered): Hoare-style quickselect. */
-static float select_kth(float *v, uint32_t n, uint32_t k)
-{
-    uint32_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        float pivot = v[lo + (hi - lo) / 2];
-        uint32_t i = lo, j = hi;
-        while (i <= j) {
-            while (v[i] < pivot)
-                i++;
-            while (v[j] > pivot)
-                j--;
-            if (i <= j) {
-                float t = v[i];
-                v[i] = v[j];
-                v[j] = t;
-                i++;
-                if (j == 0)
-                    break;
-                j--;
+        uint32_t prev = ft->frame > 0 ? ft->frame - 1 : MK_NONE, next = MK_NONE;
+        for (uint32_t a = 0; a < files->animation_count; a++) {
+            const mk_unit_animation *an = &files->animations[a];
+            if (ft->frame >= an->first_frame && ft->frame < an->first_frame + an->frame_count) {
+                prev = ft->frame > an->first_frame ? ft->frame - 1 : MK_NONE;
+                next = ft->frame + 1 < an->first_frame + an->frame_count ? ft->frame + 1 : MK_NONE;
             }
         }
-        if (k <= j)
-            hi = j;
-        else if (k >= i)
-            lo = i;
-        else
-            return v[k];
+        uint32_t other = prev != MK_NONE ? prev : next != MK_NONE ? next : 0;
+        mk_report_add(rep, MK_SEVERITY_WARNING, MK_CHECK_SCRAMBLE, b->paths[ft->frame], 0,
+                      b->paths[other], 0,
+                      "likely vertex-order scramble around v %s: %u %s out of place (the "
+                      "edges around %s change length by up to %.0fx against %s); "
+                      "`morphkit repair` can try to put them back",
+                      list, ft->vertex_count, ft->vertex_count == 1 ? "vertex is" : "vertices are",
+                      ft->vertex_count == 1 ? "it" : "them", expf(ft->change),
+                      prev != MK_NONE && next != MK_NONE ? "both neighbouring frames"
+                                                         : "its neighbour and the other frames");
     }
-    return v[k];
-}
-
-static int compare_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Names the vertices at the centre of the flagged edges: those on at least
- * half as many flagged edges as the most-involved one (for a swap of two
- * vertices, exactly those two), most-involved first. */
-static void name_vertices(uint32_t *ends, uint32_t n, char *list, size_t size)
-{
-    qsort(ends, n, sizeof *ends, compare_u32);
-    uint32_t best = 0;
-    for (uint32_t i = 0, run; i < n; i += run) {
-        for (run = 1; i + run < n && ends[i + run] == ends[i]; run++) {
-        }
-        best = run > best ? run : best;
-    }
-    size_t len = 0;
-    uint32_t named = 0;
-    for (uint32_t want = best; want > 0 && want * 2 >= best; want--)
-        for (uint32_t i = 0, run; i < n; i += run) {
-            for (run = 1; i + run < n && ends[i + run] == ends[i]; run++) {
-            }
-            if (run != want || len >= size)
-                continue;
-            if (named++ == MAX_NAMED_VERTICES) {
-                len += (size_t)snprintf(list + len, size - len, ", ...");
-                return;
-            }
-            len += (size_t)snprintf(list + len, size - len, "%s%u", len ? ", " : "", ends[i] + 1);
-        }
-}
-
-static void check_scramble_pair(const mk_unit_build *b, uint32_t fa, uint32_t fb,
-                                const uint64_t *edges, uint32_t n, float size, float *change,
-                                float *scratch, mk_report *rep)
-{
-    const float *pa = b->objs[fa]->positions, *pb = b->objs[fb]->positions;
-    for (uint32_t i = 0; i < n; i++)
-        change[i] = fabsf(edge_length(pb, edges[i]) - edge_length(pa, edges[i])) / size;
-    memcpy(scratch, change, n * sizeof *scratch);
-    float p90 = select_kth(scratch, n, (uint32_t)((n - 1) * 0.9));
-    float limit = SCRAMBLE_TYPICAL_FACTOR * p90;
-    if (limit < SCRAMBLE_MIN_CHANGE)
-        limit = SCRAMBLE_MIN_CHANGE;
-    uint32_t flagged = 0;
-    float worst = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (change[i] > limit) {
-            flagged++;
-            worst = change[i] > worst ? change[i] : worst;
-        }
-    if (!flagged)
-        return;
-    uint32_t *ends = mk_alloc(b->allocator, 2 * (size_t)flagged * sizeof *ends);
-    char list[160] = "?";
-    if (ends) {
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < n; i++)
-            if (change[i] > limit) {
-                ends[k++] = (uint32_t)(edges[i] >> 32);
-                ends[k++] = (uint32_t)(edges[i] & 0xffffffffu);
-            }
-        name_vertices(ends, k, list, sizeof list);
-        mk_free(b->allocator, ends, 2 * (size_t)flagged * sizeof *ends);
-    }
-    mk_report_add(rep, MK_SEVERITY_WARNING, MK_CHECK_SCRAMBLE, b->paths[fb], 0, b->paths[fa], 0,
-                  "likely vertex-order scramble around v %s: %u edge%s change length by up to "
-                  "%.0f%% of the unit's size from the previous frame, while 90%% of edges change "
-                  "by %.2f%% or less",
-                  list, flagged, flagged == 1 ? "" : "s", worst * 100.0f, p90 * 100.0f);
-}
-
-static void check_scrambles(const mk_unit_build *b, float size, mk_report *rep)
-{
-    uint32_t n = 0;
-    uint64_t *edges = unique_edges(b, &n);
-    float *change = edges ? mk_alloc(b->allocator, 2 * (size_t)n * sizeof *change) : NULL;
-    if (change) {
-        for (uint32_t a = 0; a < b->files->animation_count; a++) {
-            const mk_unit_animation *an = &b->files->animations[a];
-            for (uint32_t k = 0; k + 1 < an->frame_count; k++)
-                check_scramble_pair(b, an->first_frame + k, an->first_frame + k + 1, edges, n,
-                                    size, change, change + n, rep);
-        }
-    }
-    mk_free(b->allocator, change, 2 * (size_t)n * sizeof(float));
-    mk_free(b->allocator, edges, 3 * (size_t)b->objs[0]->triangle_count * sizeof *edges);
+    mk_vorder_report_destroy(vr);
+    mk_free(b->allocator, pos, frames * sizeof *pos);
+    mk_free(b->allocator, anim, (files->animation_count + 1) * sizeof *anim);
 }
 
 static void check_uvs(const mk_unit_build *b, mk_report *rep)
@@ -228,8 +126,22 @@ static void check_uvs(const mk_unit_build *b, mk_report *rep)
     }
 }
 
-static void check_jumps(const mk_unit_build *b, const frame_shape *shapes, float size,
-                        mk_report *rep)
+static float distance3(const float *a, const float *b)
+{
+    float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+    return sqrtf(dx * dx + dy * dy + dz * dz);
+}
+
+static bool differs_in_scale(float d, float other)
+{
+    return d > JUMP_SCALE * other || d * JUMP_SCALE < other;
+}
+
+/* A frame jumps when it is away from every neighbour in its animation and
+ * from the unit's typical frame (median centre, median size): the one moved
+ * frame, not the neighbours that are merely next to it. */
+static void check_jumps(const mk_unit_build *b, const frame_shape *shapes, const float *middle,
+                        float size, mk_report *rep)
 {
     for (uint32_t a = 0; a < b->files->animation_count; a++) {
         const mk_unit_animation *an = &b->files->animations[a];
@@ -239,29 +151,26 @@ static void check_jumps(const mk_unit_build *b, const frame_shape *shapes, float
                 nb[nn++] = f - 1;
             if (k + 1 < an->frame_count)
                 nb[nn++] = f + 1;
-            float mean[3] = {0, 0, 0};
-            bool bigger = true, smaller = true;
+            const frame_shape *s = &shapes[f];
+            float dist = distance3(s->centroid, middle), nearest = dist;
+            bool scaled = differs_in_scale(s->diagonal, size);
             for (uint32_t i = 0; i < nn; i++) {
-                const frame_shape *s = &shapes[nb[i]];
-                for (int c = 0; c < 3; c++)
-                    mean[c] += s->centroid[c] / (float)nn;
-                bigger &= shapes[f].diagonal > JUMP_SCALE * s->diagonal;
-                smaller &= shapes[f].diagonal * JUMP_SCALE < s->diagonal;
+                float d = distance3(s->centroid, shapes[nb[i]].centroid);
+                nearest = d < nearest ? d : nearest;
+                scaled &= differs_in_scale(s->diagonal, shapes[nb[i]].diagonal);
             }
-            float dx = shapes[f].centroid[0] - mean[0], dy = shapes[f].centroid[1] - mean[1],
-                  dz = shapes[f].centroid[2] - mean[2];
-            float dist = sqrtf(dx * dx + dy * dy + dz * dz);
-            if (dist > JUMP_CENTROID * size)
+            /* a frame at another scale also has its centre moved: one warning */
+            if (nearest > JUMP_CENTROID * size && !scaled)
                 mk_report_add(rep, MK_SEVERITY_WARNING, MK_CHECK_JUMP, b->paths[f], 0, NULL, 0,
-                              "the frame's centre is %.3g away from its neighbours' (%.0f%% of "
-                              "the unit's size): exported in another space?",
+                              "the frame's centre is %.3g away from its neighbours' and the "
+                              "unit's (%.0f%% of the unit's size): exported in another space?",
                               dist, 100.0f * dist / size);
-            if (bigger || smaller)
+            if (scaled)
                 mk_report_add(rep, MK_SEVERITY_WARNING, MK_CHECK_JUMP, b->paths[f], 0, NULL, 0,
-                              "the frame's bounding box is %s than its neighbours' (diagonal "
-                              "%.3g): exported at another scale?",
-                              bigger ? "over twice as large" : "under half as large",
-                              shapes[f].diagonal);
+                              "the frame's bounding box is %s than its neighbours' and the "
+                              "unit's (diagonal %.3g, typical %.3g): exported at another scale?",
+                              s->diagonal > size ? "over twice as large" : "under half as large",
+                              s->diagonal, size);
         }
     }
 }
@@ -285,9 +194,17 @@ void mk_unit_check_heuristics(const mk_unit_build *b, const mk_unit *u, mk_repor
         /* the median, so one frame at the wrong scale does not set the yardstick */
         qsort(diagonals, frames, sizeof *diagonals, compare_float);
         float size = diagonals[frames / 2];
+        /* the unit's middle: each coordinate's median centre */
+        float middle[3];
+        for (int c = 0; c < 3; c++) {
+            for (uint32_t f = 0; f < frames; f++)
+                diagonals[f] = shapes[f].centroid[c];
+            qsort(diagonals, frames, sizeof *diagonals, compare_float);
+            middle[c] = diagonals[frames / 2];
+        }
         if (size > 0) {
-            check_scrambles(b, size, rep);
-            check_jumps(b, shapes, size, rep);
+            check_scrambles(b, rep);
+            check_jumps(b, shapes, middle, size, rep);
         }
         if (u->frames->texcoords)
             check_uvs(b, rep);

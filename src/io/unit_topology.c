@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "morphkit/repair.h"
 #include "unit_internal.h"
 
 static bool all_set(const uint32_t *idx, uint32_t n)
@@ -116,6 +117,24 @@ static uint32_t *identity_map(const mk_allocator *a, uint32_t n)
     return m;
 }
 
+/* Is frame fi the reference mesh with its vertices numbered differently? */
+static bool is_renumbered(const mk_unit_build *b, uint32_t fi)
+{
+    const mk_obj *ref = b->objs[0], *f = b->objs[fi];
+    if (ref->triangle_count != f->triangle_count || ref->position_count != f->position_count)
+        return false;
+    uint32_t *map = mk_alloc(b->allocator, ((size_t)ref->position_count + 1) * sizeof *map);
+    if (!map)
+        return false;
+    mk_vorder_mesh rm = {ref->position_count, ref->positions, ref->triangle_count,
+                         ref->corner_position, NULL};
+    mk_vorder_mesh fm = {f->position_count, f->positions, f->triangle_count, f->corner_position, NULL};
+    mk_error e;
+    bool same = mk_vorder_match(&rm, &fm, b->allocator, map, NULL, &e) == MK_OK;
+    mk_free(b->allocator, map, ((size_t)ref->position_count + 1) * sizeof *map);
+    return same;
+}
+
 /* Compares one frame's face list with the reference; 1 on error, else 0. */
 static uint32_t compare_faces(mk_unit_build *b, uint32_t fi, mk_report *rep)
 {
@@ -140,6 +159,14 @@ static uint32_t compare_faces(mk_unit_build *b, uint32_t fi, mk_report *rep)
             continue;
         }
         const uint32_t *a = ref->corner_position + 3 * t, *c = f->corner_position + 3 * t;
+        if (is_renumbered(b, fi)) {
+            mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_TOPOLOGY, fp, 0, rp, 0,
+                          "%s is the same mesh as %s with a different vertex order (vertices "
+                          "and faces renumbered consistently, first differing at triangle %u); "
+                          "`morphkit repair` puts it back in the first frame's order",
+                          b->files->frame_files[fi], b->files->frame_files[0], t + 1);
+            return 1;
+        }
         mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_TOPOLOGY, fp, (int)f->triangle_line[t], rp,
                       (int)ref->triangle_line[t],
                       "triangle %u is (%u %u %u) but the first frame has (%u %u %u): the face "
@@ -193,6 +220,47 @@ static uint32_t compare_texcoords(const mk_unit_build *b, uint32_t fi, mk_report
     return 0;
 }
 
+/* Names the frames that disagree with most others about normals: the ones
+ * without (some) normals, or, when those are the majority, the ones with. */
+static void report_normals(const mk_unit_build *b, const uint8_t *state, mk_report *rep)
+{
+    uint32_t frames = b->files->frame_count, with = 0, without = 0, first_with = MK_NONE,
+             first_without = MK_NONE;
+    for (uint32_t f = 0; f < frames; f++) {
+        if (state[f] == 1) {
+            with++;
+            first_with = first_with == MK_NONE ? f : first_with;
+        } else if (state[f] >= 2) {
+            without++;
+            first_without = first_without == MK_NONE ? f : first_without;
+        }
+    }
+    bool name_without = without <= with;
+    for (uint32_t f = 0; f < frames; f++) {
+        if (!with) { /* no frame is complete: name those with some normals */
+            if (state[f] == 3)
+                mk_report_add(rep, MK_SEVERITY_WARNING, MK_CHECK_NORMALS, b->paths[f], 0, NULL,
+                              0, "normals are missing at some face corners; the unit is "
+                              "loaded without normals");
+            continue;
+        }
+        if (name_without ? state[f] < 2 : state[f] != 1)
+            continue;
+        if (name_without)
+            mk_report_add(rep, MK_SEVERITY_WARNING, MK_CHECK_NORMALS, b->paths[f], 0,
+                          b->paths[first_with], 0,
+                          "this frame lacks normals (at some or all face corners) while %u "
+                          "other frame%s %s them; the unit is loaded without normals",
+                          with, with == 1 ? "" : "s", with == 1 ? "has" : "have");
+        else
+            mk_report_add(rep, MK_SEVERITY_WARNING, MK_CHECK_NORMALS, b->paths[f], 0,
+                          b->paths[first_without], 0,
+                          "this frame has normals while %u other frame%s %s not; the unit is "
+                          "loaded without normals",
+                          without, without == 1 ? "" : "s", without == 1 ? "does" : "do");
+    }
+}
+
 uint32_t mk_unit_check_topology(mk_unit_build *b, mk_report *rep)
 {
     const mk_obj *ref = b->objs[0];
@@ -203,6 +271,14 @@ uint32_t mk_unit_check_topology(mk_unit_build *b, mk_report *rep)
                       "the first frame has no faces");
         return 1;
     }
+    /* per frame: 0 not compared, 1 normals at every corner, 2 at none, 3 at some */
+    uint8_t *normal_state = mk_alloc(b->allocator, frames);
+    if (!normal_state) {
+        mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_FILE, b->paths[0], 0, NULL, 0,
+                      "out of memory");
+        return 1;
+    }
+    memset(normal_state, 0, frames);
     for (uint32_t fi = 0; fi < frames; fi++) {
         const mk_obj *f = b->objs[fi];
         if (!f)
@@ -225,11 +301,11 @@ uint32_t mk_unit_check_topology(mk_unit_build *b, mk_report *rep)
         any_normals |= !none_set(f->corner_normal, fc);
         all_normals &= has_n;
         all_texcoords &= all_set(f->corner_texcoord, fc);
+        normal_state[fi] = has_n ? 1 : none_set(f->corner_normal, fc) ? 2 : 3;
     }
     if (errors == 0 && any_normals && !all_normals)
-        mk_report_add(rep, MK_SEVERITY_WARNING, MK_CHECK_NORMALS, b->paths[0], 0, NULL, 0,
-                      "normals are missing at some face corners of some frames; the unit is "
-                      "loaded without normals");
+        report_normals(b, normal_state, rep);
+    mk_free(b->allocator, normal_state, frames);
     b->has_normals = all_normals;
     b->has_texcoords = all_texcoords;
     return errors;

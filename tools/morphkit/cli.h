@@ -26,6 +26,7 @@ typedef struct mk_command {
 } mk_command;
 
 int mk_cmd_validate(int argc, char **argv);
+int mk_cmd_repair(int argc, char **argv); /* cmd_repair.c: vertex order */
 int mk_cmd_info(int argc, char **argv);
 int mk_cmd_sample(int argc, char **argv);
 int mk_cmd_preview(int argc, char **argv); /* cmd_preview.c: headless pictures */

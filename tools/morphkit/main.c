@@ -17,6 +17,7 @@
 
 static const mk_command commands[] = {
     {"validate", "check unit folders or glTF files (topology, morph rules, export mistakes)", mk_cmd_validate},
+    {"repair", "put every frame of a unit in the first frame's vertex order (copy)", mk_cmd_repair},
     {"info", "what a unit or glTF file holds: animations, counts, memory, disk size", mk_cmd_info},
     {"sample", "the animation state and pose at given times (text or JSON)", mk_cmd_sample},
     {"preview", MK_GL_SUMMARY("render an animation headless: GIF, PNG frame or contact sheet"),

@@ -1,0 +1,213 @@
+/* morphkit/repair.h - vertex order: detect scrambled frames, recognise
+ * renumbered ones, and repair both on frames in memory (assets layer).
+ *
+ * Frame blending needs every frame's vertices in the same order. Exporters
+ * break that in two ways, and this module handles both:
+ *
+ *  - renumbered: the frame is the same mesh, but its vertices (and the face
+ *    list's indices with them) are numbered differently. mk_vorder_match
+ *    recovers the exact correspondence from connectivity alone: it matches a
+ *    seed triangle, then walks across shared edges (a triangle's neighbour
+ *    over edge a->b is the triangle holding b->a), so one seed fixes a whole
+ *    connected piece. Positions only choose between seeds (symmetric meshes,
+ *    identical disconnected pieces): the seed whose piece lands closest to
+ *    a pose in the reference order wins.
+ *  - scrambled: the face list is right but some `v` lines hold another
+ *    vertex's position. mk_vorder_detect finds such frames, and
+ *    mk_vorder_repair_frame moves the positions back.
+ *
+ * Detection rule (thresholds in brackets). Over the reference triangles'
+ * unique edges, a frame f is compared with a comparator frame g by each
+ * edge's log length ratio ln((L_f + eps) / (L_g + eps)) (eps = 5% of the
+ * median edge length of the consensus), minus the median of that ratio over
+ * all edges (so a frame exported at another scale is not a scramble; it is a
+ * jump). A vertex's change is the median over its edges of that difference's
+ * magnitude: a vertex put somewhere else breaks all of its edges, while its
+ * correctly placed neighbours break only the one edge they share with it.
+ * The comparators are the previous and the next frame of the same
+ * animation; where one is missing, the consensus (each edge's median length
+ * over all frames, or frame 0 in a unit of fewer than 3 frames) stands in.
+ * A vertex is scrambled in frame f when its change exceeds ln 2 [0.693]
+ * against every comparator: a wrong frame disagrees with both neighbours,
+ * and a right frame agrees with at least one, so the fault is named on the
+ * wrong frame only. This works from one swapped pair up to every vertex,
+ * at any mesh size, and does not depend on how far the mesh moves.
+ *
+ * What it cannot see: a swap of two vertices that sit at the same place (or
+ * within about the mesh's own stretching of each other: two neighbours of a
+ * coarse mesh), a scramble present in most frames of a unit (it becomes the
+ * consensus), and a frame whose edges legitimately halve or double in
+ * length against both neighbouring frames at once (reported as a scramble).
+ *
+ * Repair of a scrambled frame: the suspects are the flagged vertices, the
+ * vertices changed by over half the limit, and two rings of mesh
+ * neighbours around them. When a try does not check out, two more follow:
+ * the same suspects with the unflagged ones believed in place at first,
+ * then six rings. Each suspect's expected
+ * position is interpolated from the nearest fault-free frames before and
+ * after it in the animation (extrapolated from the two nearest at an
+ * animation's end, or frame 0), moved and scaled onto the frame's centroid
+ * and spread (both blind to the order), and corrected by how its placed
+ * mesh neighbours differ from their own expectation. Each suspect then
+ * gets the free candidate position (the suspects' own positions in the
+ * frame) nearest to that expectation, most distinct matches first, over a
+ * few rounds, in two passes (the second starts with every neighbour
+ * placed). The result is kept only when it checks out: no vertex over the
+ * detection limit; every moved vertex fits its edges better than before
+ * and within twice the 95th percentile of the unmoved vertices' change (at
+ * least 0.2); no triangle with a moved corner faces the other way than in
+ * the expectation (a mirrored piece keeps its edge lengths); and at least
+ * half the matches were distinct (nearest candidate under half as far as
+ * the second). Otherwise the frame is not repaired (MK_ERR_MISMATCH):
+ * where poses change a lot between frames (a 6-frame walk of a low-poly
+ * model), most scrambles are refused rather than guessed.
+ *
+ * Everything here is reentrant and allocates through the given allocator
+ * (NULL: malloc); the caller owns every buffer it passes. */
+#ifndef MORPHKIT_REPAIR_H
+#define MORPHKIT_REPAIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "morphkit/allocator.h"
+#include "morphkit/error.h"
+#include "morphkit/unit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A unit's frames in memory, all in one vertex order. */
+typedef struct mk_vorder_frames {
+    uint32_t vertex_count;
+    uint32_t frame_count;
+    const float *const *positions; /* frame_count arrays of vertex_count float3 */
+    uint32_t triangle_count;
+    const uint32_t *triangles;     /* 3 per triangle, 0-based vertex indices */
+    uint32_t animation_count;      /* 0: all frames are one animation */
+    const uint32_t *animation_frames; /* animation_count frame counts, in frame order,
+                                         summing to frame_count */
+} mk_vorder_frames;
+
+/* One scrambled frame. */
+typedef struct mk_vorder_fault {
+    uint32_t frame;
+    uint32_t vertex_count; /* suspicious vertices */
+    uint32_t *vertices;    /* vertex_count indices, ascending */
+    float change;          /* the largest vertex change (log length ratio) */
+} mk_vorder_fault;
+
+typedef struct mk_vorder_report {
+    uint32_t fault_count;
+    mk_vorder_fault *faults; /* in frame order, one per scrambled frame */
+    mk_allocator allocator;
+} mk_vorder_report;
+
+/* Finds scrambled frames by the rule above. *out is a new report (free with
+ * mk_vorder_report_destroy), empty when nothing is wrong. Memory: about
+ * 4 x (edges x frames) bytes. MK_ERR_INVALID_ARGUMENT for NULL arrays, an
+ * index out of range or animation counts that do not sum to frame_count. */
+MK_API mk_status mk_vorder_detect(const mk_vorder_frames *frames, const mk_allocator *allocator,
+                                  mk_vorder_report **out, mk_error *err);
+MK_API void mk_vorder_report_destroy(mk_vorder_report *report);
+
+typedef struct mk_vorder_repair_info {
+    uint32_t suspect_count; /* vertices considered (the fault's) */
+    uint32_t moved_count;   /* vertices that received another position */
+    float confidence;       /* share of suspects whose match was distinct:
+                               nearest candidate under half as far as the next */
+    uint32_t remaining;     /* vertices still scrambled after the repair */
+} mk_vorder_repair_info;
+
+/* Repairs report->faults[fault]'s frame: writes vertex_count float3 (the
+ * frame with its positions moved back) to out. Frames named in report are
+ * not used as predictions. MK_ERR_MISMATCH when the repaired frame still
+ * shows a scramble (out then holds the attempt; info says how far it got);
+ * MK_ERR_INVALID_ARGUMENT on misuse. info may be NULL. */
+MK_API mk_status mk_vorder_repair_frame(const mk_vorder_frames *frames,
+                                        const mk_vorder_report *report, uint32_t fault,
+                                        const mk_allocator *allocator, float *out,
+                                        mk_vorder_repair_info *info, mk_error *err);
+
+/* A triangle mesh for matching: positions in its own numbering. */
+typedef struct mk_vorder_mesh {
+    uint32_t vertex_count;
+    const float *positions; /* vertex_count float3 */
+    uint32_t triangle_count;
+    const uint32_t *triangles; /* 3 per triangle */
+    const float *corner_texcoords; /* optional: 3 x triangle_count float2, the texture
+                                      coordinate at each corner; NULL: none */
+} mk_vorder_mesh;
+
+/* Is frame the reference mesh numbered differently? On MK_OK,
+ * vertex_map[i] (reference.vertex_count entries) is the frame's vertex for
+ * reference vertex i, and corner_map (3 x triangle_count entries, may be
+ * NULL) the frame corner (3 x triangle + corner) for each reference corner.
+ * reference.positions is a pose in the reference numbering close to the
+ * frame's (a neighbouring frame); it only breaks ties between symmetric
+ * matches. When both meshes give corner_texcoords, texture coordinates
+ * break ties first (they do not move between frames, so two identical
+ * pieces far apart in the pose, such as a character's feet mid-stride, are
+ * still told apart when their UVs differ). Triangles must keep their winding (a corner rotation is fine, a
+ * flipped triangle is another mesh). `v` entries that no triangle uses are
+ * paired in index order. MK_ERR_MISMATCH when the connectivity differs
+ * (the message says where), MK_ERR_INVALID_ARGUMENT on misuse. Expected
+ * cost O(triangles) per connected piece tried as a seed (16 at most). */
+MK_API mk_status mk_vorder_match(const mk_vorder_mesh *reference, const mk_vorder_mesh *frame,
+                                 const mk_allocator *allocator, uint32_t *vertex_map,
+                                 uint32_t *corner_map, mk_error *err);
+
+
+/* ---- unit folders ---------------------------------------------------------
+ * mk_unit_repair_plan reads a unit folder (see morphkit/unit.h) and works
+ * out, without writing anything, how to put every frame in the first
+ * frame's vertex order and face list:
+ *  - a frame whose face list is the first frame's (corner rotations and
+ *    flipped quad diagonals allowed) keeps its order;
+ *  - a renumbered frame is matched with mk_vorder_match (the pose hint is
+ *    the nearest earlier frame already in order) and rewritten;
+ *  - then mk_vorder_detect runs over all frames in order, and each
+ *    scrambled frame is repaired with mk_vorder_repair_frame.
+ * A rewritten frame's text follows the first frame's file line by line:
+ * its `v` lines carry the frame's positions (printed with 9 significant
+ * digits, which read back to the same floats), its `vn` lines are the
+ * frame's own normals (at the first frame's first `vn` line), its faces are
+ * the first frame's faces with the first frame's `vt` indices and the
+ * frame's own `vn` index at each corner, and every other line (comments,
+ * `o`, `g`, `s`, `usemtl`, `mtllib`) is the first frame's. A frame that
+ * cannot be repaired confidently is left as it is and says why. */
+
+typedef struct mk_unit_frame_repair {
+    bool renumbered;      /* put back in the first frame's numbering */
+    bool unscrambled;     /* positions moved back to their vertices */
+    bool failed;          /* cannot be repaired: the file stays as it is */
+    uint32_t moved_count; /* unscrambled: vertices that got another position */
+    float confidence;     /* unscrambled: as mk_vorder_repair_info */
+    char *text;           /* the new OBJ text, or NULL when the file stays */
+    size_t text_size;
+    char message[MK_ERROR_MESSAGE_MAX]; /* failed: why; otherwise "" */
+} mk_unit_frame_repair;
+
+typedef struct mk_unit_repair {
+    mk_unit_files *files;          /* the folder's frames */
+    mk_unit_frame_repair *frames;  /* files->frame_count entries */
+    uint32_t changed_count;        /* frames with new text */
+    uint32_t failed_count;
+    uint32_t vertex_count;         /* the first frame's `v` count */
+    mk_allocator allocator;
+} mk_unit_repair;
+
+/* Plans the repair of the unit folder dir. Fails (MK_ERR_IO, MK_ERR_PARSE,
+ * MK_ERR_NOT_FOUND, ...) only when the folder or a frame cannot be read;
+ * frames that cannot be repaired are reported in the plan. Free *out with
+ * mk_unit_repair_destroy. */
+MK_API mk_status mk_unit_repair_plan(const char *dir, const mk_allocator *allocator,
+                                     mk_unit_repair **out, mk_error *err);
+MK_API void mk_unit_repair_destroy(mk_unit_repair *repair);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

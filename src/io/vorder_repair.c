@@ -1,0 +1,589 @@
+/* Scrambled-frame repair: gives each suspicious vertex back the position
+ * its neighbouring frames predict (method and limits in morphkit/repair.h).
+ * Candidates are the suspicious vertices' own positions in the frame, so a
+ * correct repair is exact: the numbers are moved, never recomputed. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "vorder_internal.h"
+
+#define DISTINCT_RATIO 0.5f /* nearest under half as far as the second */
+#define MAX_ROUNDS 8
+#define MAX_BRUTE_FORCE 4000000.0 /* candidate distance tests for the last resort */
+#define MAX_RING 2
+/* Vertices changed by more than this also take part: a vertex moved by
+   only a couple of edge lengths can stay under the detection limit while
+   its position is needed elsewhere. */
+#define MOVED_FIT_FLOOR 0.2f
+#define MIN_CONFIDENCE 0.5f /* share of distinct matches below which nothing is repaired */
+#define SUSPECT_LIMIT (0.5f * MK_VORDER_CHANGE_LIMIT)
+
+typedef struct cand_grid {
+    uint64_t *keys; /* sorted cell keys, one per candidate */
+    uint32_t *ids;  /* candidate id for each key */
+    uint32_t n;
+    float cell;
+} cand_grid;
+
+typedef struct match {
+    uint32_t suspect; /* index into the suspect list */
+    uint32_t cand;    /* nearest free candidate, or MK_NONE */
+    float d1, d2;
+} match;
+
+static int64_t cell_of(float x, float cell)
+{
+    return (int64_t)floorf(x / cell);
+}
+
+static uint64_t cell_key(int64_t x, int64_t y, int64_t z)
+{
+    uint64_t h = (uint64_t)x * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)y * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
+    h ^= (uint64_t)z * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
+    return h;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Candidates sorted by cell key, so a cell's candidates are one run found
+ * by binary search. */
+static bool build_grid(cand_grid *g, const float *cand, uint32_t n, float cell, const mk_allocator *al)
+{
+    g->n = n;
+    g->cell = cell;
+    g->keys = mk_alloc(al, (n + 1) * sizeof *g->keys);
+    g->ids = mk_alloc(al, (n + 1) * sizeof *g->ids);
+    uint64_t *pairs = mk_alloc(al, 2 * ((size_t)n + 1) * sizeof *pairs);
+    if (!g->keys || !g->ids || !pairs) {
+        mk_free(al, pairs, 2 * ((size_t)n + 1) * sizeof *pairs);
+        return false;
+    }
+    /* (key, id) records sorted by their first word */
+    for (uint32_t i = 0; i < n; i++) {
+        const float *p = cand + 3 * (size_t)i;
+        pairs[2 * i] = cell_key(cell_of(p[0], cell), cell_of(p[1], cell), cell_of(p[2], cell));
+        pairs[2 * i + 1] = i;
+    }
+    qsort(pairs, n, 2 * sizeof *pairs, compare_u64); /* compares the first word: the key */
+    for (uint32_t i = 0; i < n; i++) {
+        g->keys[i] = pairs[2 * i];
+        g->ids[i] = (uint32_t)pairs[2 * i + 1];
+    }
+    mk_free(al, pairs, 2 * ((size_t)n + 1) * sizeof *pairs);
+    return true;
+}
+
+static void free_grid(cand_grid *g, const mk_allocator *al)
+{
+    mk_free(al, g->keys, (g->n + 1) * sizeof *g->keys);
+    mk_free(al, g->ids, (g->n + 1) * sizeof *g->ids);
+}
+
+static float dist2(const float *a, const float *b)
+{
+    float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+    return dx * dx + dy * dy + dz * dz;
+}
+
+static void consider(const float *cand, const uint8_t *taken, uint32_t c, const float *q, match *m)
+{
+    if (taken[c])
+        return;
+    float d = dist2(cand + 3 * (size_t)c, q);
+    if (d < m->d1) {
+        m->d2 = m->d1;
+        m->d1 = d;
+        m->cand = c;
+    } else if (d < m->d2) {
+        m->d2 = d;
+    }
+}
+
+/* Nearest and second-nearest free candidates to q (squared distances). */
+static void nearest(const cand_grid *g, const float *cand, const uint8_t *taken, uint32_t free_count,
+                    bool final, const float *q, match *m)
+{
+    m->cand = MK_NONE;
+    m->d1 = m->d2 = INFINITY;
+    int64_t cx = cell_of(q[0], g->cell), cy = cell_of(q[1], g->cell), cz = cell_of(q[2], g->cell);
+    for (int64_t r = 0; r <= MAX_RING; r++) {
+        for (int64_t x = -r; x <= r; x++)
+            for (int64_t y = -r; y <= r; y++)
+                for (int64_t z = -r; z <= r; z++) {
+                    if (x != -r && x != r && y != -r && y != r && z != -r && z != r)
+                        continue; /* inside: searched in an earlier ring */
+                    uint64_t key = cell_key(cx + x, cy + y, cz + z);
+                    uint32_t lo = 0, hi = g->n;
+                    while (lo < hi) {
+                        uint32_t mid = lo + (hi - lo) / 2;
+                        if (g->keys[mid] < key)
+                            lo = mid + 1;
+                        else
+                            hi = mid;
+                    }
+                    for (uint32_t i = lo; i < g->n && g->keys[i] == key; i++)
+                        consider(cand, taken, g->ids[i], q, m);
+                }
+        /* everything outside ring r is at least r cells away */
+        float reach = (float)r * g->cell;
+        if (m->d2 <= reach * reach || (free_count == 1 && m->d1 <= reach * reach))
+            return;
+    }
+    /* far from every remaining candidate: look at all of them, when that
+       is affordable, in the final round (otherwise the suspect stays
+       unmatched and the repair fails its check) */
+    if (final && (double)free_count * free_count <= MAX_BRUTE_FORCE)
+        for (uint32_t c = 0; c < g->n; c++)
+            consider(cand, taken, c, q, m);
+}
+
+static void tri_normal(const float *p, const uint32_t *T, double *n)
+{
+    const float *a = p + 3 * (size_t)T[0], *b = p + 3 * (size_t)T[1], *c = p + 3 * (size_t)T[2];
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    n[0] = u[1] * w[2] - u[2] * w[1];
+    n[1] = u[2] * w[0] - u[0] * w[2];
+    n[2] = u[0] * w[1] - u[1] * w[0];
+}
+
+/* Does triangle T face the other way in p than in q? */
+static bool flips(const float *p, const float *q, const uint32_t *T)
+{
+    double m[3], n[3];
+    tri_normal(p, T, m);
+    tri_normal(q, T, n);
+    return m[0] * n[0] + m[1] * n[1] + m[2] * n[2] < 0;
+}
+
+static int compare_match(const void *a, const void *b)
+{
+    const match *x = a, *y = b;
+    /* most distinct first: the ratio of nearest to second-nearest */
+    float rx = x->d2 > 0 ? x->d1 / x->d2 : 1.0f, ry = y->d2 > 0 ? y->d1 / y->d2 : 1.0f;
+    return rx < ry ? -1 : rx > ry;
+}
+
+static bool is_fault_frame(const mk_vorder_report *r, uint32_t f)
+{
+    for (uint32_t i = 0; r && i < r->fault_count; i++)
+        if (r->faults[i].frame == f)
+            return true;
+    return false;
+}
+
+/* The prediction of frame f from its nearest fault-free frames in the
+ * animation (interpolated by frame distance), else frame 0 or the first
+ * fault-free frame. false when there is none. */
+static void centroid(const float *p, size_t n, double *c)
+{
+    c[0] = c[1] = c[2] = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            c[k] += p[3 * i + k];
+    for (int k = 0; k < 3; k++)
+        c[k] /= n ? (double)n : 1.0;
+}
+
+/* Moves and scales the prediction onto the frame's centroid and spread:
+ * both are blind to the vertex order, so a scramble cannot mislead them. */
+static void align(float *pred, const float *frame, uint32_t n)
+{
+    double cp[3], cf[3];
+    centroid(pred, n, cp);
+    centroid(frame, n, cf);
+    float sp = mk_vorder_spread(pred, n), sf = mk_vorder_spread(frame, n);
+    double k = sp > 0 && sf > 0 ? (double)sf / sp : 1.0;
+    for (size_t i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++)
+            pred[3 * i + c] = (float)((pred[3 * i + c] - cp[c]) * k + cf[c]);
+}
+
+static bool predict(const mk_vorder_frames *fr, const mk_vorder_report *r, uint32_t f, float *pred)
+{
+    uint32_t before = MK_NONE, after = MK_NONE, g = f, prev, next;
+    for (;;) {
+        mk_vorder_neighbours(fr, g, &prev, &next);
+        if (prev == MK_NONE)
+            break;
+        if (!is_fault_frame(r, prev)) {
+            before = prev;
+            break;
+        }
+        g = prev;
+    }
+    for (g = f;;) {
+        mk_vorder_neighbours(fr, g, &prev, &next);
+        if (next == MK_NONE)
+            break;
+        if (!is_fault_frame(r, next)) {
+            after = next;
+            break;
+        }
+        g = next;
+    }
+    size_t n = 3 * (size_t)fr->vertex_count;
+    if (before != MK_NONE && after != MK_NONE) {
+        float t = (float)(f - before) / (float)(after - before);
+        const float *a = fr->positions[before], *b = fr->positions[after];
+        for (size_t i = 0; i < n; i++)
+            pred[i] = a[i] + (b[i] - a[i]) * t;
+        return true;
+    }
+    uint32_t one = before != MK_NONE ? before : after;
+    if (one != MK_NONE) {
+        /* at an animation's end: extrapolate from the two nearest frames */
+        uint32_t two = MK_NONE;
+        for (g = one;;) {
+            mk_vorder_neighbours(fr, g, &prev, &next);
+            uint32_t step = one == before ? prev : next;
+            if (step == MK_NONE)
+                break;
+            if (!is_fault_frame(r, step)) {
+                two = step;
+                break;
+            }
+            g = step;
+        }
+        if (two != MK_NONE) {
+            float t = ((float)f - (float)one) / ((float)one - (float)two);
+            const float *a = fr->positions[one], *b = fr->positions[two];
+            for (size_t i = 0; i < n; i++)
+                pred[i] = a[i] + (a[i] - b[i]) * t;
+            return true;
+        }
+    }
+    for (uint32_t k = 0; one == MK_NONE && k < fr->frame_count; k++)
+        if (k != f && !is_fault_frame(r, k))
+            one = k;
+    if (one == MK_NONE)
+        return false;
+    memcpy(pred, fr->positions[one], n * sizeof *pred);
+    return true;
+}
+
+typedef struct repair_state {
+    const mk_vorder_frames *fr;
+    const float *pos;     /* the faulty frame */
+    const uint32_t *sus;  /* suspects */
+    uint32_t ns;
+    float *pred;          /* vertex_count float3 */
+    float *cand;          /* ns float3: the suspects' positions */
+    uint32_t *slot;       /* vertex -> suspect index, or MK_NONE */
+    uint32_t *assigned;   /* per suspect: candidate, or MK_NONE */
+    uint32_t *hint;       /* per suspect: the previous pass's candidate, or MK_NONE */
+    uint8_t *taken;       /* per candidate */
+    match *matches;       /* ns */
+    mk_vorder_topo topo;
+    cand_grid grid;
+} repair_state;
+
+/* Where vertex v is now believed to be, or NULL when unknown. */
+static const float *known(const repair_state *s, uint32_t v)
+{
+    uint32_t k = s->slot[v];
+    if (k == MK_NONE)
+        return s->pos + 3 * (size_t)v;
+    uint32_t c = s->assigned[k] != MK_NONE ? s->assigned[k] : s->hint[k];
+    return c == MK_NONE ? NULL : s->cand + 3 * (size_t)c;
+}
+
+/* The expected position of suspect k: its prediction, shifted by how its
+ * known mesh neighbours differ from their own predictions. */
+static void expect(const repair_state *s, uint32_t k, float *q)
+{
+    uint32_t v = s->sus[k];
+    float corr[3] = {0, 0, 0};
+    uint32_t used = 0;
+    for (uint32_t i = s->topo.vert_start[v]; i < s->topo.vert_start[v + 1]; i++) {
+        uint32_t e = s->topo.vert_edges[i];
+        uint32_t w = s->topo.edges[2 * e] == v ? s->topo.edges[2 * e + 1] : s->topo.edges[2 * e];
+        const float *p = known(s, w);
+        if (!p)
+            continue;
+        for (int c = 0; c < 3; c++)
+            corr[c] += p[c] - s->pred[3 * (size_t)w + c];
+        used++;
+    }
+    for (int c = 0; c < 3; c++)
+        q[c] = s->pred[3 * (size_t)v + c] + (used ? corr[c] / (float)used : 0.0f);
+}
+
+/* One round: every unassigned suspect finds its nearest free candidate;
+ * matches are taken most distinct first (only distinct ones unless final).
+ * Returns how many were assigned as distinct. */
+static uint32_t round_assign(repair_state *s, bool final, uint32_t *free_count)
+{
+    uint32_t nm = 0, distinct = 0;
+    for (uint32_t k = 0; k < s->ns; k++) {
+        if (s->assigned[k] != MK_NONE)
+            continue;
+        float q[3];
+        expect(s, k, q);
+        match *m = &s->matches[nm++];
+        nearest(&s->grid, s->cand, s->taken, *free_count, final, q, m);
+        m->suspect = k;
+    }
+    qsort(s->matches, nm, sizeof *s->matches, compare_match);
+    for (uint32_t i = 0; i < nm; i++) {
+        match *m = &s->matches[i];
+        bool is_distinct = m->d1 < DISTINCT_RATIO * DISTINCT_RATIO * m->d2;
+        if (m->cand == MK_NONE || s->taken[m->cand] || (!final && !is_distinct))
+            continue;
+        s->assigned[m->suspect] = m->cand;
+        s->taken[m->cand] = 1;
+        (*free_count)--;
+        distinct += is_distinct;
+    }
+    return distinct;
+}
+
+static void free_repair(repair_state *s, const mk_allocator *al)
+{
+    size_t n = s->fr->vertex_count, ns = s->ns;
+    mk_free(al, s->pred, 3 * (n + 1) * sizeof(float));
+    mk_free(al, s->cand, 3 * (ns + 1) * sizeof(float));
+    mk_free(al, s->slot, (n + 1) * sizeof(uint32_t));
+    mk_free(al, s->assigned, (ns + 1) * sizeof(uint32_t));
+    mk_free(al, s->hint, (ns + 1) * sizeof(uint32_t));
+    mk_free(al, s->taken, ns + 1);
+    mk_free(al, s->matches, (ns + 1) * sizeof(match));
+    mk_vorder_topo_free(&s->topo);
+    free_grid(&s->grid, al);
+    mk_free(al, (uint32_t *)s->sus, (n + 1) * sizeof(uint32_t));
+}
+
+static float median_edge(const mk_vorder_topo *t, const float *pos, const mk_allocator *al)
+{
+    float *len = mk_alloc(al, ((size_t)t->edge_count + 1) * sizeof *len);
+    if (!len || !t->edge_count) {
+        mk_free(al, len, ((size_t)t->edge_count + 1) * sizeof *len);
+        return 1.0f;
+    }
+    mk_vorder_edge_lengths(t, pos, len);
+    float m = mk_vorder_select(len, t->edge_count, (t->edge_count - 1) / 2);
+    mk_free(al, len, ((size_t)t->edge_count + 1) * sizeof *len);
+    return m > 0 ? m : 1.0f;
+}
+
+/* One repair attempt with the suspects grown by `rings` rings of mesh
+ * neighbours. */
+static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
+                         const mk_vorder_fault *ft, uint32_t rings, bool trust, const mk_allocator *al,
+                         float *out, mk_vorder_repair_info *info, mk_error *err)
+{
+    memset(info, 0, sizeof *info);
+    repair_state s;
+    memset(&s, 0, sizeof s);
+    s.fr = fr;
+    s.pos = fr->positions[ft->frame];
+    size_t n = fr->vertex_count;
+    float *change = mk_alloc(al, (n + 1) * sizeof *change);
+    uint32_t *sus = mk_alloc(al, (n + 1) * sizeof *sus);
+    float *before = mk_alloc(al, (n + 1) * sizeof *before);
+    if (!change || !sus || !before || !mk_vorder_frame_change(fr, s.pos, ft->frame, al, change)) {
+        mk_free(al, change, (n + 1) * sizeof *change);
+        mk_free(al, before, (n + 1) * sizeof *before);
+        mk_free(al, sus, (n + 1) * sizeof *sus);
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    }
+    memcpy(before, change, n * sizeof *before);
+    if (!mk_vorder_topo_build(&s.topo, fr->vertex_count, fr->triangles, fr->triangle_count, al)) {
+        mk_free(al, before, (n + 1) * sizeof *before);
+        mk_free(al, change, (n + 1) * sizeof *change);
+        mk_free(al, sus, (n + 1) * sizeof *sus);
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    }
+    /* the flagged vertices, those nearly flagged, and up to two rings of
+       mesh neighbours around them: a vertex moved by a short way is often
+       next to the vertex whose position it holds. change[] becomes the mark. */
+    for (uint32_t v = 0, k = 0; v < n; v++) {
+        while (k < ft->vertex_count && ft->vertices[k] < v)
+            k++;
+        bool flagged = change[v] > SUSPECT_LIMIT || (k < ft->vertex_count && ft->vertices[k] == v);
+        change[v] = flagged ? 1.0f + (float)rings : 0.0f;
+    }
+    /* flagged vertices get mark rings + 1; ring i around them gets mark
+       rings + 1 - i, spread from the previous mark only, so rings stay rings */
+    for (float from = 1.0f + (float)rings; from > 1.5f; from -= 1.0f)
+        for (uint32_t e = 0; e < s.topo.edge_count; e++) {
+            uint32_t a = s.topo.edges[2 * e], b = s.topo.edges[2 * e + 1];
+            if (change[a] == from && change[b] == 0.0f)
+                change[b] = from - 1.0f;
+            else if (change[b] == from && change[a] == 0.0f)
+                change[a] = from - 1.0f;
+        }
+    for (uint32_t v = 0; v < n; v++)
+        if (change[v] > 0.0f)
+            sus[s.ns++] = v;
+    s.sus = sus;
+    size_t ns = s.ns;
+    info->suspect_count = s.ns;
+    s.pred = mk_alloc(al, 3 * (n + 1) * sizeof(float));
+    s.cand = mk_alloc(al, 3 * (ns + 1) * sizeof(float));
+    s.slot = mk_alloc(al, (n + 1) * sizeof(uint32_t));
+    s.assigned = mk_alloc(al, (ns + 1) * sizeof(uint32_t));
+    s.hint = mk_alloc(al, (ns + 1) * sizeof(uint32_t));
+    s.taken = mk_alloc(al, ns + 1);
+    s.matches = mk_alloc(al, (ns + 1) * sizeof(match));
+    bool ok = s.pred && s.cand && s.slot && s.assigned && s.hint && s.taken && s.matches;
+    /* trust: an unflagged suspect (from the rings) starts out believed in
+       place, so its flagged neighbours are predicted from it */
+    for (uint32_t k = 0; ok && k < s.ns; k++)
+        s.hint[k] = trust && change[s.sus[k]] < 1.0f + (float)rings ? k : MK_NONE;
+    mk_free(al, change, (n + 1) * sizeof *change);
+    if (!ok) {
+        free_repair(&s, al);
+        mk_free(al, before, (n + 1) * sizeof *before);
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    }
+    if (predict(fr, r, ft->frame, s.pred)) {
+        align(s.pred, s.pos, fr->vertex_count);
+    } else {
+        free_repair(&s, al);
+        mk_free(al, before, (n + 1) * sizeof *before);
+        return mk_error_set(err, MK_ERR_MISMATCH, NULL, 0,
+                            "frame %u has no fault-free frame to be repaired from", ft->frame);
+    }
+    memset(s.slot, 0xff, n * sizeof *s.slot);
+    for (uint32_t k = 0; k < s.ns; k++) {
+        s.slot[s.sus[k]] = k;
+        s.assigned[k] = MK_NONE;
+        s.taken[k] = 0;
+        memcpy(s.cand + 3 * (size_t)k, s.pos + 3 * (size_t)s.sus[k], 3 * sizeof(float));
+    }
+    if (!build_grid(&s.grid, s.cand, s.ns, 1.5f * median_edge(&s.topo, s.pred, al), al)) {
+        free_repair(&s, al);
+        mk_free(al, before, (n + 1) * sizeof *before);
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    }
+    uint32_t free_count = 0, distinct = 0;
+    /* Two passes. Each: rounds of distinct matches while they make
+       progress, then one final round that takes the nearest free candidate
+       for the rest. The second pass starts over with every neighbour
+       placed where the first pass put it, so each expectation is corrected
+       by all of its neighbours, not only the ones matched early. */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass)
+            memcpy(s.hint, s.assigned, s.ns * sizeof *s.hint);
+        for (uint32_t k = 0; k < s.ns; k++) {
+            s.assigned[k] = MK_NONE;
+            s.taken[k] = 0;
+        }
+        free_count = s.ns;
+        distinct = 0;
+        for (int round = 0; round < MAX_ROUNDS - 1 && free_count; round++) {
+            uint32_t left = free_count, got = round_assign(&s, false, &free_count);
+            distinct += got;
+            if (got * 100 < left) /* under 1% progress: more rounds will not help */
+                break;
+        }
+        if (free_count)
+            distinct += round_assign(&s, true, &free_count);
+    }
+    memcpy(out, s.pos, 3 * n * sizeof *out);
+    for (uint32_t k = 0; k < s.ns; k++) {
+        uint32_t c = s.assigned[k];
+        if (c == MK_NONE)
+            continue; /* cannot happen: the final round takes every free one */
+        float *dst = out + 3 * (size_t)s.sus[k];
+        info->moved_count += memcmp(dst, s.cand + 3 * (size_t)c, 3 * sizeof(float)) != 0;
+        memcpy(dst, s.cand + 3 * (size_t)c, 3 * sizeof(float));
+    }
+    info->confidence = s.ns ? (float)distinct / (float)s.ns : 1.0f;
+    /* A mirrored piece keeps every edge length: a triangle with a moved
+       corner must also keep its facing against the prediction. */
+    uint32_t flipped = 0;
+    for (uint32_t t = 0; t < fr->triangle_count; t++) {
+        const uint32_t *T = fr->triangles + 3 * (size_t)t;
+        bool moved = false;
+        for (int c = 0; c < 3; c++)
+            moved |= memcmp(out + 3 * (size_t)T[c], s.pos + 3 * (size_t)T[c], 3 * sizeof(float)) != 0;
+        if (moved && flips(out, s.pred, T))
+            flipped++;
+    }
+    free_repair(&s, al);
+    float *after = mk_alloc(al, (n + 1) * sizeof *after);
+    if (!after || !mk_vorder_frame_change(fr, out, ft->frame, al, after)) {
+        mk_free(al, after, (n + 1) * sizeof *after);
+        mk_free(al, before, (n + 1) * sizeof *before);
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    }
+    /* A moved vertex must fit its neighbours as well as the frame's
+       unmoved vertices typically do (under twice their 95th percentile of
+       change, or 0.2): a vertex given a near neighbour's position stays
+       under the detection limit but not under this. Any vertex still over
+       the limit, or moved and worse than before, fails too. */
+    uint32_t kept = 0;
+    for (uint32_t v = 0; v < n; v++)
+        if (!memcmp(out + 3 * (size_t)v, s.pos + 3 * (size_t)v, 3 * sizeof(float)))
+            before[kept++] = after[v]; /* before[] is free from here on: reuse */
+    float typical = kept ? mk_vorder_select(before, kept, (uint32_t)((kept - 1) * 0.95)) : 0.0f;
+    float fit = 2.0f * typical > MOVED_FIT_FLOOR ? 2.0f * typical : MOVED_FIT_FLOOR;
+    mk_vorder_frame_change(fr, s.pos, ft->frame, al, before); /* before[] again */
+    for (uint32_t v = 0; v < n; v++) {
+        bool moved = memcmp(out + 3 * (size_t)v, s.pos + 3 * (size_t)v, 3 * sizeof(float)) != 0;
+        info->remaining += after[v] > MK_VORDER_CHANGE_LIMIT ||
+                           (moved && (after[v] > before[v] || after[v] > fit));
+    }
+    info->remaining += flipped;
+    mk_free(al, after, (n + 1) * sizeof *after);
+    mk_free(al, before, (n + 1) * sizeof *before);
+    if (info->remaining)
+        return mk_error_set(err, MK_ERR_MISMATCH, NULL, 0,
+                            "frame %u: %u of %u vertices (or triangles) are still out of place "
+                            "after reassignment; not repaired",
+                            ft->frame, info->remaining, s.ns);
+    if (info->confidence < MIN_CONFIDENCE)
+        return mk_error_set(err, MK_ERR_MISMATCH, NULL, 0,
+                            "frame %u: only %.0f%% of the %u vertices matched distinctly; not "
+                            "repaired",
+                            ft->frame, 100.0 * info->confidence, s.ns);
+    return MK_OK;
+}
+
+mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_report *r,
+                                 uint32_t fault, const mk_allocator *al, float *out,
+                                 mk_vorder_repair_info *info, mk_error *err)
+{
+    mk_vorder_repair_info local;
+    if (!info)
+        info = &local;
+    memset(info, 0, sizeof *info);
+    mk_status st = mk_vorder_frames_check(fr, err);
+    if (st != MK_OK)
+        return st;
+    if (!r || fault >= r->fault_count || !out || r->faults[fault].frame >= fr->frame_count)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "vorder: no fault %u in the report, or NULL out", fault);
+    const mk_vorder_fault *ft = &r->faults[fault];
+    for (uint32_t k = 0; k < ft->vertex_count; k++)
+        if (ft->vertices[k] >= fr->vertex_count)
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                "vorder: fault vertex %u out of range", ft->vertices[k]);
+    /* Two rings of neighbours catch most short moves. When the result does
+       not check out: the same with the unflagged suspects believed in place
+       at first (a few scrambled vertices in a fast-moving piece), then six
+       rings (a vertex whose position is needed may sit further out). Every
+       result passes the same checks. */
+    mk_status st2 = attempt(fr, r, ft, 2, false, al, out, info, err);
+    if (st2 != MK_ERR_MISMATCH)
+        return st2;
+    mk_vorder_repair_info wider;
+    mk_error e2;
+    if (attempt(fr, r, ft, 2, true, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 6, false, al, out, &wider, &e2) == MK_OK) {
+        *info = wider;
+        return MK_OK;
+    }
+    if (err)
+        *err = e2;
+    *info = wider;
+    return MK_ERR_MISMATCH;
+}
