@@ -40,19 +40,21 @@ static double time_load(const char *dir, bool heuristics)
     double best = 1e30;
     for (int r = 0; r < 3; r++) {
         mk_unit *u = NULL;
-        mk_report rep = {0};
+        mk_report *rep = NULL;
         mk_error e;
+        if (mk_report_create(NULL, &rep, &e) != MK_OK)
+            exit(1);
         double t0 = mk_bench_now();
-        if (mk_unit_load(dir, &o, &u, &rep, &e) != MK_OK) {
+        if (mk_unit_load(dir, &o, NULL, &u, rep, &e) != MK_OK) {
             fprintf(stderr, "load failed: %s\n", e.message);
             exit(1);
         }
         double t = mk_bench_now() - t0;
         best = t < best ? t : best;
-        if (rep.warning_count)
-            fprintf(stderr, "unexpected warnings: %u\n", rep.warning_count);
+        if (mk_report_warning_count(rep))
+            fprintf(stderr, "unexpected warnings: %u\n", mk_report_warning_count(rep));
         mk_unit_destroy(u);
-        mk_report_reset(&rep);
+        mk_report_destroy(rep);
     }
     return best;
 }
@@ -115,7 +117,7 @@ int main(int argc, char **argv)
     free(text);
     mk_unit_repair *plan = NULL;
     double t0 = mk_bench_now();
-    st = mk_unit_repair_plan(dir, NULL, &plan, &e);
+    st = mk_unit_repair_plan(dir, NULL, NULL, &plan, &e);
     t = mk_bench_now() - t0;
     printf("repair plan (1 renumbered)    %8.1f ms  (%s, %u changed)\n", t * 1e3,
            st == MK_OK ? "ok" : e.message, plan ? plan->changed_count : 0);

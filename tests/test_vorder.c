@@ -195,8 +195,8 @@ static void write_unit(const char *dir, const gen_anim *a, const char *const *na
 static uint32_t count_check(const mk_report *r, mk_check c)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < r->count; i++)
-        n += r->items[i].check == c;
+    for (uint32_t i = 0; i < mk_report_count(r); i++)
+        n += mk_report_item(r, i)->check == c;
     return n;
 }
 
@@ -219,21 +219,21 @@ static void test_unit_names_scrambled_frame_once(void)
         const char *names[2] = {"Idle", "Walk"};
         const uint32_t counts[2] = {3, 5};
         write_unit(dir, &a, names, counts, 2, k); /* none, normals, UVs, both */
-        mk_report rep = {0};
+        mk_report *rep = mk_fx_report();
         mk_unit *u = NULL;
         mk_error e;
-        CHECK(mk_unit_load(dir, NULL, &u, &rep, &e) == MK_OK);
-        CHECK_EQ_INT(rep.warning_count, 1);
-        CHECK_EQ_INT(count_check(&rep, MK_CHECK_SCRAMBLE), 1);
-        if (rep.count == 1) {
-            CHECK_CONTAINS(rep.items[0].file, "Walk_3.obj");
+        CHECK(mk_unit_load(dir, NULL, NULL, &u, rep, &e) == MK_OK);
+        CHECK_EQ_INT(mk_report_warning_count(rep), 1);
+        CHECK_EQ_INT(count_check(rep, MK_CHECK_SCRAMBLE), 1);
+        if (mk_report_count(rep) == 1) {
+            CHECK_CONTAINS(mk_report_item(rep, 0)->file, "Walk_3.obj");
             if (k > 0) /* the rule may count a few correct neighbours too */
-                CHECK(strstr(rep.items[0].message, "vertices are out of place") != NULL);
+                CHECK(strstr(mk_report_item(rep, 0)->message, "vertices are out of place") != NULL);
             else
-                CHECK_CONTAINS(rep.items[0].message, "around v 1, 201: 2 vertices are");
+                CHECK_CONTAINS(mk_report_item(rep, 0)->message, "around v 1, 201: 2 vertices are");
         }
         mk_unit_destroy(u);
-        mk_report_reset(&rep);
+        mk_report_destroy(rep);
         gen_free(&a);
     }
 }
@@ -250,20 +250,20 @@ static void test_unit_jump_named_once(void)
     const char *names[1] = {"Run"};
     const uint32_t counts[1] = {6};
     write_unit(dir, &a, names, counts, 1, 0);
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_unit *u = NULL;
     mk_error e;
-    CHECK(mk_unit_load(dir, NULL, &u, &rep, &e) == MK_OK);
-    CHECK_EQ_INT(rep.warning_count, 2);
-    CHECK_EQ_INT(count_check(&rep, MK_CHECK_JUMP), 2);
-    if (rep.count == 2) {
-        CHECK_CONTAINS(rep.items[0].file, "Run_3.obj");
-        CHECK_CONTAINS(rep.items[0].message, "over twice as large");
-        CHECK_CONTAINS(rep.items[1].file, "Run_5.obj");
-        CHECK_CONTAINS(rep.items[1].message, "centre");
+    CHECK(mk_unit_load(dir, NULL, NULL, &u, rep, &e) == MK_OK);
+    CHECK_EQ_INT(mk_report_warning_count(rep), 2);
+    CHECK_EQ_INT(count_check(rep, MK_CHECK_JUMP), 2);
+    if (mk_report_count(rep) == 2) {
+        CHECK_CONTAINS(mk_report_item(rep, 0)->file, "Run_3.obj");
+        CHECK_CONTAINS(mk_report_item(rep, 0)->message, "over twice as large");
+        CHECK_CONTAINS(mk_report_item(rep, 1)->file, "Run_5.obj");
+        CHECK_CONTAINS(mk_report_item(rep, 1)->message, "centre");
     }
     mk_unit_destroy(u);
-    mk_report_reset(&rep);
+    mk_report_destroy(rep);
     gen_free(&a);
 }
 
@@ -278,19 +278,19 @@ static void test_unit_missing_normals_named(void)
     char *text = gen_obj(&a, 2, NULL, 0);
     mk_fx_write(dir, "Idle_3.obj", text); /* without normals */
     free(text);
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_unit *u = NULL;
     mk_error e;
-    CHECK(mk_unit_load(dir, NULL, &u, &rep, &e) == MK_OK);
-    CHECK_EQ_INT(rep.warning_count, 1);
-    if (rep.count == 1) {
-        CHECK(rep.items[0].check == MK_CHECK_NORMALS);
-        CHECK_CONTAINS(rep.items[0].file, "Idle_3.obj");
-        CHECK_CONTAINS(rep.items[0].message, "lacks normals");
-        CHECK_CONTAINS(rep.items[0].message, "3 other frames have them");
+    CHECK(mk_unit_load(dir, NULL, NULL, &u, rep, &e) == MK_OK);
+    CHECK_EQ_INT(mk_report_warning_count(rep), 1);
+    if (mk_report_count(rep) == 1) {
+        CHECK(mk_report_item(rep, 0)->check == MK_CHECK_NORMALS);
+        CHECK_CONTAINS(mk_report_item(rep, 0)->file, "Idle_3.obj");
+        CHECK_CONTAINS(mk_report_item(rep, 0)->message, "lacks normals");
+        CHECK_CONTAINS(mk_report_item(rep, 0)->message, "3 other frames have them");
     }
     mk_unit_destroy(u);
-    mk_report_reset(&rep);
+    mk_report_destroy(rep);
     gen_free(&a);
 }
 
@@ -300,15 +300,15 @@ static void test_demo_units_clean(void)
     const char *units[2] = {MK_TEST_SOURCE_DIR "/assets/demo/knight",
                             MK_TEST_SOURCE_DIR "/assets/demo/wing"};
     for (int i = 0; i < 2; i++) {
-        mk_report rep = {0};
+        mk_report *rep = mk_fx_report();
         mk_unit *u = NULL;
         mk_error e;
-        CHECK(mk_unit_load(units[i], NULL, &u, &rep, &e) == MK_OK);
-        CHECK_EQ_INT(rep.warning_count, 0);
-        for (uint32_t k = 0; k < rep.count; k++)
-            fprintf(stderr, "  %s: %s\n", rep.items[k].file, rep.items[k].message);
+        CHECK(mk_unit_load(units[i], NULL, NULL, &u, rep, &e) == MK_OK);
+        CHECK_EQ_INT(mk_report_warning_count(rep), 0);
+        for (uint32_t k = 0; k < mk_report_count(rep); k++)
+            fprintf(stderr, "  %s: %s\n", mk_report_item(rep, k)->file, mk_report_item(rep, k)->message);
         mk_unit_destroy(u);
-        mk_report_reset(&rep);
+        mk_report_destroy(rep);
     }
 }
 
@@ -421,14 +421,14 @@ static void test_unit_renumbered_frame_named(void)
     char *text = gen_obj(&a, 2, perm, 1);
     mk_fx_write(dir, "Walk_3.obj", text);
     free(text);
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_unit *u = NULL;
     mk_error e;
-    CHECK(mk_unit_load(dir, NULL, &u, &rep, &e) == MK_ERR_MISMATCH);
-    CHECK_EQ_INT(rep.error_count, 1);
+    CHECK(mk_unit_load(dir, NULL, NULL, &u, rep, &e) == MK_ERR_MISMATCH);
+    CHECK_EQ_INT(mk_report_error_count(rep), 1);
     CHECK_CONTAINS(e.message, "Walk_3.obj is the same mesh as Walk_1.obj with a different vertex order");
     CHECK_CONTAINS(e.message, "morphkit repair");
-    mk_report_reset(&rep);
+    mk_report_destroy(rep);
     free(perm);
     gen_free(&a);
 }
@@ -439,7 +439,7 @@ static mk_obj *parse(const char *text, size_t size)
 {
     mk_obj *o = NULL;
     mk_error e;
-    CHECK(mk_obj_parse(text, size, "repaired", NULL, &o, &e) == MK_OK);
+    CHECK(mk_obj_parse(text, size, "repaired", NULL, NULL, &o, &e) == MK_OK);
     return o;
 }
 
@@ -463,7 +463,7 @@ static void repair_plan_case(int flags)
 
     mk_unit_repair *r = NULL;
     mk_error e;
-    CHECK(mk_unit_repair_plan(dir, NULL, &r, &e) == MK_OK);
+    CHECK(mk_unit_repair_plan(dir, NULL, NULL, &r, &e) == MK_OK);
     if (!r)
         return;
     CHECK_EQ_INT(r->files->frame_count, 6);
@@ -512,12 +512,12 @@ static void repair_plan_case(int flags)
         mk_fx_write(fixed, r->files->frame_files[f], r->frames[f].text ? r->frames[f].text : orig);
         free(orig);
     }
-    mk_report rep = {0};
+    mk_report *rep = mk_fx_report();
     mk_unit *u = NULL;
-    CHECK(mk_unit_load(fixed, NULL, &u, &rep, &e) == MK_OK);
-    CHECK_EQ_INT(rep.warning_count, 0);
+    CHECK(mk_unit_load(fixed, NULL, NULL, &u, rep, &e) == MK_OK);
+    CHECK_EQ_INT(mk_report_warning_count(rep), 0);
     mk_unit_destroy(u);
-    mk_report_reset(&rep);
+    mk_report_destroy(rep);
     mk_unit_repair_destroy(r);
 
     /* a frame that is another mesh is reported and left alone */
@@ -527,7 +527,7 @@ static void repair_plan_case(int flags)
         f1[3] = f1[3] == '1' ? '2' : '1'; /* the first face's first corner */
     mk_fx_write(dir, "Walk_2.obj", text);
     free(text);
-    CHECK(mk_unit_repair_plan(dir, NULL, &r, &e) == MK_OK);
+    CHECK(mk_unit_repair_plan(dir, NULL, NULL, &r, &e) == MK_OK);
     if (r) {
         CHECK(r->frames[1].failed && !r->frames[1].text);
         CHECK_CONTAINS(r->frames[1].message, "not the same mesh");
@@ -558,7 +558,7 @@ static void test_gltf_morph_frames_clean(void)
     for (int i = 0; i < 2; i++) {
         mk_gltf *g = NULL;
         mk_error e;
-        CHECK(mk_gltf_load(files[i], NULL, &g, &e) == MK_OK);
+        CHECK(mk_gltf_load(files[i], NULL, NULL, &g, &e) == MK_OK);
         if (!g)
             continue;
         for (uint32_t p = 0; p < g->meshes[0].primitive_count; p++) {
@@ -578,7 +578,7 @@ static void test_gltf_morph_frames_clean(void)
                 frames[f] = malloc(3 * (size_t)nv * sizeof(float));
                 for (uint32_t t = 0; t < set->target_count && t < 8; t++)
                     w[t] = 0.5f - 0.5f * cosf(6.2831853f * (float)f / FRAMES * (float)(t + 1));
-                mk_morph_evaluate(set, w, frames[f], NULL, NULL);
+                CHECK(mk_morph_evaluate(set, w, frames[f], NULL, NULL, nv, &e) == MK_OK);
             }
             mk_vorder_frames fr = {nv, FRAMES, (const float *const *)frames, nidx / 3, tris, 0, NULL};
             mk_vorder_report *r = NULL;
@@ -630,12 +630,12 @@ static int demo_load(const char *dir, demo_unit *d)
 {
     mk_error e;
     memset(d, 0, sizeof *d);
-    if (mk_unit_discover(dir, NULL, &d->files, &e) != MK_OK || d->files->frame_count > 32)
+    if (mk_unit_discover(dir, NULL, NULL, &d->files, &e) != MK_OK || d->files->frame_count > 32)
         return 0;
     for (uint32_t f = 0; f < d->files->frame_count; f++) {
         char path[1200];
         snprintf(path, sizeof path, "%s/%s", dir, d->files->frame_files[f]);
-        if (mk_obj_load(path, NULL, &d->objs[f], &e) != MK_OK)
+        if (mk_obj_load(path, NULL, NULL, &d->objs[f], &e) != MK_OK)
             return 0;
         size_t bytes = 12 * (size_t)d->objs[f]->position_count;
         d->frames[f] = malloc(bytes);

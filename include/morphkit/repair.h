@@ -198,12 +198,14 @@ typedef struct mk_unit_repair {
     mk_allocator allocator;
 } mk_unit_repair;
 
-/* Plans the repair of the unit folder dir. Fails (MK_ERR_IO, MK_ERR_PARSE,
- * MK_ERR_NOT_FOUND, ...) only when the folder or a frame cannot be read;
- * frames that cannot be repaired are reported in the plan. Free *out with
- * mk_unit_repair_destroy. */
-MK_API mk_status mk_unit_repair_plan(const char *dir, const mk_allocator *allocator,
-                                     mk_unit_repair **out, mk_error *err);
+/* Plans the repair of the unit folder dir, reading it through
+ * options->files (NULL options or files: the disk; see morphkit/file.h).
+ * Fails (MK_ERR_IO, MK_ERR_PARSE, MK_ERR_NOT_FOUND, ...) only when the folder
+ * or a frame cannot be read; frames that cannot be repaired are reported in
+ * the plan. Free *out with mk_unit_repair_destroy. */
+MK_API mk_status mk_unit_repair_plan(const char *dir, const mk_unit_options *options,
+                                     const mk_allocator *allocator, mk_unit_repair **out,
+                                     mk_error *err);
 MK_API void mk_unit_repair_destroy(mk_unit_repair *repair);
 
 #ifdef __cplusplus

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "file_internal.h"
 #include "io_internal.h"
 #include "morphkit/repair.h"
 #include "vorder_internal.h"
@@ -298,15 +299,33 @@ static void order_frame(mk_unit_repair *r, frame_data *fds, uint32_t f, const mk
     fr->renumbered = true;
 }
 
-static mk_status read_frames(const mk_unit_files *files, frame_data *fds, const mk_allocator *al,
-                             mk_error *err)
+/* Reads and parses every frame through the file layer; each text is kept as
+ * a NUL-terminated copy of size + 1 bytes (write_frame copies from it). */
+static mk_status read_frames(const mk_unit_files *files, const mk_file_callbacks *fc,
+                             frame_data *fds, const mk_allocator *al, mk_error *err)
 {
     for (uint32_t f = 0; f < files->frame_count; f++) {
-        char path[MK_ERROR_FILE_MAX];
-        snprintf(path, sizeof path, "%s/%s", files->dir, files->frame_files[f]);
-        mk_status st = mk_read_file(path, al, 0, &fds[f].text, &fds[f].size, err);
+        char *path = mk_path_join(al, files->dir, files->frame_files[f]);
+        if (!path)
+            return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, files->dir, 0, "out of memory");
+        void *data = NULL;
+        size_t size = 0;
+        mk_status st = mk_file_read(fc, path, al, 0, &data, &size, err);
+        if (st == MK_OK) {
+            fds[f].text = size + 1 > size ? mk_alloc(al, size + 1) : NULL;
+            if (fds[f].text) {
+                if (size)
+                    memcpy(fds[f].text, data, size);
+                fds[f].text[size] = '\0';
+                fds[f].size = size;
+            } else {
+                st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, path, 0, "out of memory");
+            }
+            mk_file_release(fc, al, data, size);
+        }
         if (st == MK_OK)
-            st = mk_obj_parse(fds[f].text, fds[f].size, path, NULL, &fds[f].obj, err);
+            st = mk_obj_parse(fds[f].text, fds[f].size, path, NULL, al, &fds[f].obj, err);
+        mk_strfree(al, path);
         if (st != MK_OK)
             return st;
     }
@@ -385,8 +404,8 @@ done:
     return st;
 }
 
-mk_status mk_unit_repair_plan(const char *dir, const mk_allocator *al, mk_unit_repair **out,
-                              mk_error *err)
+mk_status mk_unit_repair_plan(const char *dir, const mk_unit_options *options,
+                              const mk_allocator *al, mk_unit_repair **out, mk_error *err)
 {
     if (!dir || !out)
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0, "repair: NULL folder or out");
@@ -396,7 +415,7 @@ mk_status mk_unit_repair_plan(const char *dir, const mk_allocator *al, mk_unit_r
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, dir, 0, "out of memory");
     memset(r, 0, sizeof *r);
     r->allocator = mk_allocator_copy(al);
-    mk_status st = mk_unit_discover(dir, al, &r->files, err);
+    mk_status st = mk_unit_discover(dir, options, al, &r->files, err);
     if (st != MK_OK) {
         mk_unit_repair_destroy(r);
         return st;
@@ -411,7 +430,7 @@ mk_status mk_unit_repair_plan(const char *dir, const mk_allocator *al, mk_unit_r
     }
     memset(fds, 0, n * sizeof *fds);
     memset(r->frames, 0, n * sizeof *r->frames);
-    st = read_frames(r->files, fds, al, err);
+    st = read_frames(r->files, options ? options->files : NULL, fds, al, err);
     uint32_t nv = st == MK_OK ? fds[0].obj->position_count : 0;
     uint32_t nt = st == MK_OK ? fds[0].obj->triangle_count : 0;
     r->vertex_count = nv;

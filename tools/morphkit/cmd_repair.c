@@ -38,80 +38,39 @@ static void help(FILE *out)
             "repaired (or the unit cannot be read), 2 usage error\n");
 }
 
-/* Writes size bytes to dir/name through a temporary file and a rename. */
+/* Writes size bytes to dir/name, whole or not at all (the library's atomic
+ * writer: a temporary file in the same folder, then a rename). */
 static bool write_atomic(const char *dir, const char *name, const char *data, size_t size)
 {
-    char tmp[PATH_MAX], path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", dir, name);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        mk_cli_fail("%s: cannot create a temporary file: %s", tmp, strerror(errno));
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
+        mk_cli_fail("%s/%s: path too long", dir, name);
         return false;
     }
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = write(fd, data + done, size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        done += (size_t)n;
-    }
-    bool ok = done == size && fsync(fd) == 0;
-    ok = close(fd) == 0 && ok;
-    /* mkstemp makes the file 0600: give it the usual mode for new files */
-    mode_t mask = umask(0);
-    umask(mask);
-    ok = ok && chmod(tmp, 0666 & ~mask) == 0;
-    if (!ok || rename(tmp, path) != 0) {
-        mk_cli_fail("%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
+    mk_error err;
+    if (mk_file_write(NULL, path, data, size, &err) != MK_OK) {
+        mk_cli_print_error(&err);
         return false;
     }
     return true;
 }
 
-static char *read_all(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-        n += got;
-        if (n == cap) {
-            char *p = realloc(buf, cap *= 2);
-            if (!p) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = p;
-        }
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    *size = n;
-    return buf;
-}
-
 static bool copy_file(const char *from_dir, const char *to_dir, const char *name, const char *as)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", from_dir, name);
+    if (snprintf(path, sizeof path, "%s/%s", from_dir, name) >= (int)sizeof path) {
+        mk_cli_fail("%s/%s: path too long", from_dir, name);
+        return false;
+    }
+    void *data = NULL;
     size_t size = 0;
-    char *data = read_all(path, &size);
-    if (!data) {
-        mk_cli_fail("%s: cannot read: %s", path, strerror(errno));
+    mk_error err;
+    if (mk_file_read(NULL, path, NULL, 0, &data, &size, &err) != MK_OK) {
+        mk_cli_print_error(&err);
         return false;
     }
     bool ok = write_atomic(to_dir, as, data, size);
-    free(data);
+    mk_file_release(NULL, NULL, data, size);
     return ok;
 }
 
@@ -252,7 +211,7 @@ int mk_cmd_repair(int argc, char **argv)
         help(stderr);
         return MK_EXIT_USAGE;
     }
-    if (!mk_cli_is_dir(in) || !mk_is_unit_folder(in)) {
+    if (!mk_cli_is_dir(in) || !mk_is_unit_folder(in, NULL)) {
         mk_cli_fail("%s: not a unit folder (frames named <Animation>_<N>.obj)", in);
         return MK_EXIT_INVALID;
     }
@@ -273,7 +232,7 @@ int mk_cmd_repair(int argc, char **argv)
     }
     mk_unit_repair *r = NULL;
     mk_error err;
-    if (mk_unit_repair_plan(in, NULL, &r, &err) != MK_OK) {
+    if (mk_unit_repair_plan(in, NULL, NULL, &r, &err) != MK_OK) {
         mk_cli_print_error(&err);
         return MK_EXIT_INVALID;
     }
