@@ -59,7 +59,11 @@ typedef struct mk_decimal {
 static inline const char *mk_decimal_scan(const char *p, const char *end, unsigned grammar,
                                           mk_decimal *d)
 {
+    /* Every field is set even when the scan fails: the callers read d only
+     * after a success, but gcc -O2/-Os cannot always see that. */
     d->negative = false;
+    d->digits = 0;
+    d->exponent = 0;
     if (p < end && (((grammar & MK_DECIMAL_MINUS) && *p == '-') ||
                     ((grammar & MK_DECIMAL_PLUS) && *p == '+')))
         d->negative = *p++ == '-';
