@@ -18,5 +18,6 @@
 #include "morphkit/unit.h"
 #include "morphkit/anim_config.h"
 #include "morphkit/gltf.h"
+#include "morphkit/pack.h"
 
 #endif

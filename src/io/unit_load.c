@@ -13,6 +13,7 @@
 
 #include "internal.h"
 #include "morphkit/anim_config.h"
+#include "morphkit/pack.h"
 #include "unit_internal.h"
 
 /* ---- a small open-addressing map from 64-bit keys to dense ids ---------- */
@@ -308,6 +309,19 @@ mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, mk_unit **ou
     mk_report *rep = report ? report : &local;
     uint32_t errors_before = rep->error_count, items_before = rep->count;
     *out = NULL;
+    struct stat path_stat;
+    if (stat(dir, &path_stat) == 0 && S_ISREG(path_stat.st_mode)) {
+        /* a packed unit (pack.h): its one file is the whole unit */
+        mk_error e;
+        mk_status ps = mk_unit_load_packed(dir, opt, out, &e);
+        if (ps != MK_OK)
+            mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_FILE, e.file, e.line, NULL, 0, "%s",
+                          e.message);
+        if (err && ps != MK_OK)
+            *err = e;
+        mk_report_reset(&local);
+        return ps;
+    }
 
     mk_unit *u = mk_alloc(al, sizeof *u);
     if (!u)

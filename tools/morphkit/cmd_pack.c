@@ -1,0 +1,344 @@
+/* morphkit pack UNIT_DIR -o UNIT.glb
+ * morphkit pack LIBRARY_ROOT --out-dir DIR [-j N]
+ * Validates each unit (an invalid one is not packed: the same report as
+ * `validate`, exit 1), packs it with mk_unit_pack and writes the file
+ * atomically: a temporary file in the same folder, fsync, rename. A failed
+ * pack leaves an existing output untouched. Library units are packed by
+ * N worker threads; the summary table comes in unit order. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void help(FILE *out)
+{
+    fprintf(out,
+            "usage: morphkit pack UNIT_DIR -o UNIT.glb\n"
+            "       morphkit pack LIBRARY_ROOT --out-dir DIR [-j N]\n\n"
+            "Packs a unit folder into one standard glTF 2.0 binary (.glb) that any\n"
+            "glTF viewer plays and morphkit plays exactly as the folder: the first\n"
+            "frame is the base, every other distinct frame a morph target, every\n"
+            "animation a glTF animation keyed to match the player, and what glTF\n"
+            "cannot say (durations, loops, once/next, no-blend, events) in extras.\n"
+            "Every command that takes a unit folder takes the packed file too.\n"
+            "Units are validated first: an invalid unit is not packed. Outputs are\n"
+            "written atomically (temporary file + rename).\n\n"
+            "  -o FILE          the output for one unit\n"
+            "  --out-dir DIR    pack every unit of a library root (or one unit) into\n"
+            "                   DIR/<unit>.glb\n"
+            "  -j N             units packed in parallel (default: the number of cores)\n"
+            "  --quiet          no summary table\n\n"
+            "exit codes: 0 success, 1 a unit is invalid or could not be written,\n"
+            "2 usage error\n");
+}
+
+/* ---- the atomic writer ------------------------------------------------------
+ * replaced by the io layer writer at merge */
+
+/* Test hook: MORPHKIT_TEST_FAIL_WRITE=N makes the write fail (ENOSPC) after
+ * N bytes, as a full disk would. */
+static long fail_after(void)
+{
+    const char *s = getenv("MORPHKIT_TEST_FAIL_WRITE");
+    return s && *s ? atol(s) : -1;
+}
+
+static bool write_all(int fd, const uint8_t *p, size_t n)
+{
+    long limit = fail_after();
+    size_t done = 0;
+    while (done < n) {
+        size_t chunk = n - done;
+        if (limit >= 0 && done + chunk > (size_t)limit) {
+            chunk = (size_t)limit > done ? (size_t)limit - done : 0;
+            if (chunk == 0) {
+                errno = ENOSPC;
+                return false;
+            }
+        }
+        ssize_t w = write(fd, p + done, chunk);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        done += (size_t)w;
+    }
+    return true;
+}
+
+/* Writes data to path through a temporary file beside it; false (errno
+ * set, message printed) leaves path as it was. */
+static bool write_atomic(const char *path, const void *data, size_t size)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp) {
+        mk_cli_fail("%s: out of memory", path);
+        return false;
+    }
+    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        mk_cli_fail("%s: cannot create a temporary file: %s", path, strerror(errno));
+        free(tmp);
+        return false;
+    }
+    /* mkstemp makes the file private; a packed unit is an ordinary file */
+    bool ok = fchmod(fd, 0644) == 0 && write_all(fd, data, size) && fsync(fd) == 0;
+    int saved = errno;
+    if (close(fd) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    if (ok && rename(tmp, path) != 0) {
+        ok = false;
+        saved = errno;
+    }
+    if (!ok) {
+        unlink(tmp);
+        mk_cli_fail("%s: cannot write: %s (any earlier file is unchanged)", path, strerror(saved));
+    }
+    free(tmp);
+    return ok;
+}
+
+/* ---- one unit ------------------------------------------------------------------ */
+
+typedef struct job {
+    const char *unit_path;
+    char *out_path;
+    int exit_code;
+    mk_pack_stats stats;
+    uint64_t bytes_before;
+    bool written;
+    char message[MK_ERROR_FILE_MAX + MK_ERROR_MESSAGE_MAX + 64];
+    mk_report report; /* kept for printing when the unit is invalid */
+} job;
+
+static void pack_one(job *j)
+{
+    mk_unit *unit = NULL;
+    mk_error err;
+    j->report = (mk_report){0};
+    if (mk_unit_load(j->unit_path, NULL, &unit, &j->report, &err) != MK_OK) {
+        j->exit_code = MK_EXIT_INVALID;
+        return;
+    }
+    void *data = NULL;
+    size_t size = 0;
+    j->bytes_before = unit->bytes_on_disk;
+    if (mk_unit_pack(unit, NULL, NULL, &data, &size, &j->stats, &err) != MK_OK) {
+        char buf[MK_ERROR_FILE_MAX + MK_ERROR_MESSAGE_MAX + 32];
+        mk_error_format(&err, buf, sizeof buf);
+        snprintf(j->message, sizeof j->message, "%s: %s", j->unit_path, buf);
+        j->exit_code = MK_EXIT_INVALID;
+    } else if (!write_atomic(j->out_path, data, size)) {
+        j->exit_code = MK_EXIT_INVALID;
+    } else {
+        j->written = true;
+    }
+    free(data);
+    mk_unit_destroy(unit);
+}
+
+static void print_report(const job *j)
+{
+    const mk_report *rep = &j->report;
+    if (j->exit_code != MK_EXIT_OK && !j->written && rep->error_count)
+        printf("%s: INVALID: %u error%s, %u warning%s (not packed)\n", j->unit_path,
+               rep->error_count, rep->error_count == 1 ? "" : "s", rep->warning_count,
+               rep->warning_count == 1 ? "" : "s");
+    for (uint32_t i = 0; i < rep->count; i++) {
+        const mk_diagnostic *d = &rep->items[i];
+        printf("  %s[%s]: %s", d->severity == MK_SEVERITY_ERROR ? "error" : "warning",
+               mk_check_name(d->check), d->file);
+        if (d->line > 0)
+            printf(":%d", d->line);
+        printf(": %s", d->message);
+        if (d->other_file[0]) {
+            printf(" (compared with %s", d->other_file);
+            if (d->other_line > 0)
+                printf(":%d", d->other_line);
+            printf(")");
+        }
+        printf("\n");
+    }
+    if (j->message[0])
+        mk_cli_fail("%s", j->message);
+}
+
+/* ---- workers ---------------------------------------------------------------------- */
+
+typedef struct pool {
+    job *jobs;
+    uint32_t count, next, done;
+    bool progress;
+    pthread_mutex_t lock;
+} pool;
+
+static void *worker(void *arg)
+{
+    pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        uint32_t i = p->next < p->count ? p->next++ : MK_NONE;
+        pthread_mutex_unlock(&p->lock);
+        if (i == MK_NONE)
+            return NULL;
+        pack_one(&p->jobs[i]);
+        pthread_mutex_lock(&p->lock);
+        p->done++;
+        if (p->progress)
+            fprintf(stderr, "\rpacking: %u/%u units", p->done, p->count);
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+static void run_jobs(job *jobs, uint32_t count, uint32_t threads)
+{
+    pool p = {jobs, count, 0, 0, count > 1 && isatty(2), PTHREAD_MUTEX_INITIALIZER};
+    if (threads > count)
+        threads = count;
+    pthread_t *t = threads > 1 ? malloc(threads * sizeof *t) : NULL;
+    uint32_t started = 0;
+    for (uint32_t i = 0; t && i < threads; i++)
+        if (pthread_create(&t[i], NULL, worker, &p) == 0)
+            started++;
+    if (!started)
+        worker(&p); /* one thread, or none could be started */
+    for (uint32_t i = 0; i < started; i++)
+        pthread_join(t[i], NULL);
+    free(t);
+    if (p.progress)
+        fprintf(stderr, "\n");
+}
+
+static void print_summary(const job *jobs, uint32_t count)
+{
+    printf("%-20s %7s %8s %12s %12s %7s %11s\n", "unit", "frames", "targets", "bytes before",
+           "bytes after", "ratio", "max error");
+    for (uint32_t i = 0; i < count; i++) {
+        const job *j = &jobs[i];
+        const char *name = strrchr(j->out_path, '/');
+        name = name ? name + 1 : j->out_path;
+        if (!j->written) {
+            printf("%-20s %7s\n", name, "FAILED");
+            continue;
+        }
+        double ratio = j->bytes_before ? 100.0 * (double)j->stats.bytes / (double)j->bytes_before : 0;
+        printf("%-20s %7u %8u %12llu %12zu %6.1f%% %11.3g\n", name, j->stats.frame_count,
+               j->stats.target_count, (unsigned long long)j->bytes_before, j->stats.bytes, ratio,
+               j->stats.max_position_error);
+    }
+}
+
+static char *join_out(const char *dir, const char *unit_path)
+{
+    size_t n = strlen(unit_path);
+    while (n > 1 && unit_path[n - 1] == '/')
+        n--;
+    size_t s = n;
+    while (s > 0 && unit_path[s - 1] != '/')
+        s--;
+    size_t len = strlen(dir) + (n - s) + 8;
+    char *out = malloc(len);
+    if (out)
+        snprintf(out, len, "%s/%.*s.glb", dir, (int)(n - s), unit_path + s);
+    return out;
+}
+
+int mk_cmd_pack(int argc, char **argv)
+{
+    const char *input = NULL, *out_file = NULL, *out_dir = NULL;
+    long threads = sysconf(_SC_NPROCESSORS_ONLN);
+    bool quiet = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool has_value = i + 1 < argc;
+        if (mk_cli_is_help(arg)) {
+            help(stdout);
+            return MK_EXIT_OK;
+        } else if (strcmp(arg, "-o") == 0 && has_value) {
+            out_file = argv[++i];
+        } else if (strcmp(arg, "--out-dir") == 0 && has_value) {
+            out_dir = argv[++i];
+        } else if (strcmp(arg, "-j") == 0 && has_value) {
+            char *end;
+            threads = strtol(argv[++i], &end, 10);
+            if (*end || threads < 1 || threads > 1024) {
+                mk_cli_fail("pack: -j wants a number of threads 1..1024, not '%s'", argv[i]);
+                return MK_EXIT_USAGE;
+            }
+        } else if (strcmp(arg, "--quiet") == 0) {
+            quiet = true;
+        } else if (arg[0] == '-') {
+            mk_cli_fail("pack: unknown option or missing value '%s' (see morphkit pack --help)", arg);
+            return MK_EXIT_USAGE;
+        } else if (input) {
+            mk_cli_fail("pack: one input folder only (see morphkit pack --help)");
+            return MK_EXIT_USAGE;
+        } else {
+            input = arg;
+        }
+    }
+    if (!input || (!out_file == !out_dir)) {
+        mk_cli_fail("pack: an input folder and either -o FILE or --out-dir DIR are needed "
+                    "(see morphkit pack --help)");
+        return MK_EXIT_USAGE;
+    }
+    if (threads < 1)
+        threads = 1;
+    if (out_file && !mk_is_unit_folder(input)) {
+        mk_cli_fail("%s: not a unit folder (-o packs one unit; use --out-dir for a library)",
+                    input);
+        return MK_EXIT_INVALID;
+    }
+    if (out_dir && !mk_cli_is_dir(out_dir) && mkdir(out_dir, 0777) != 0) {
+        mk_cli_fail("%s: cannot create the output folder: %s", out_dir, strerror(errno));
+        return MK_EXIT_INVALID;
+    }
+    char **units = NULL;
+    uint32_t count = 0;
+    if (out_file) {
+        units = malloc(sizeof *units);
+        if (!units || !(units[0] = strdup(input))) {
+            free(units);
+            mk_cli_fail("out of memory");
+            return MK_EXIT_INVALID;
+        }
+        count = 1;
+    } else if (mk_cli_unit_paths(input, &units, &count) != MK_EXIT_OK) {
+        return MK_EXIT_INVALID;
+    }
+    job *jobs = calloc(count, sizeof *jobs);
+    int exit_code = jobs ? MK_EXIT_OK : MK_EXIT_INVALID;
+    for (uint32_t i = 0; jobs && i < count; i++) {
+        jobs[i].unit_path = units[i];
+        jobs[i].out_path = out_file ? strdup(out_file) : join_out(out_dir, units[i]);
+        if (!jobs[i].out_path)
+            exit_code = MK_EXIT_INVALID;
+    }
+    if (exit_code == MK_EXIT_OK) {
+        run_jobs(jobs, count, (uint32_t)threads);
+        for (uint32_t i = 0; i < count; i++) {
+            print_report(&jobs[i]);
+            if (jobs[i].exit_code != MK_EXIT_OK)
+                exit_code = MK_EXIT_INVALID;
+        }
+        if (!quiet)
+            print_summary(jobs, count);
+    } else {
+        mk_cli_fail("out of memory");
+    }
+    for (uint32_t i = 0; jobs && i < count; i++) {
+        free(jobs[i].out_path);
+        mk_report_reset(&jobs[i].report);
+    }
+    free(jobs);
+    mk_unit_list_free(NULL, units, count);
+    return exit_code;
+}
