@@ -16,8 +16,8 @@
  *  - one animation per clip, of the same name, with one `weights` channel
  *    keyed so that a viewer shows what the player shows from play start:
  *    LINEAR keys with one-hot weights at frame boundaries ((1 - w) F_k +
- *    w F_k+1 exactly), a no-blend frame held by a second key one float step
- *    before the next boundary, step clips as STEP, smooth clips as
+ *    w F_k+1 exactly), a no-blend frame held by a second key 1 us (or one
+ *    float step, when that is more) before the next boundary, step clips as STEP, smooth clips as
  *    CUBICSPLINE with the player's own Hermite tangents (player.h). A
  *    looping clip is keyed for its first pass, up to the moment the loop
  *    frame becomes current again; a once clip with next up to the next

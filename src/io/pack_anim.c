@@ -7,8 +7,8 @@
  * (the base frame: all zero), and the mesh is linear in the weights, so
  * keying the weights keys the pose:
  *  - linear segment: keys (T_k, F_k), (T_k+1, F_k+1);
- *  - held segment (no-blend frame): an extra key (T_k+1 - one float step,
- *    F_k) makes the blend to F_k+1 a cut a viewer cannot see;
+ *  - held segment (no-blend frame): an extra key (T_k+1 - 1 us, F_k) makes
+ *    the blend to F_k+1 a cut a viewer cannot see;
  *  - step clip: STEP keys at every boundary;
  *  - smooth clip: CUBICSPLINE, whose segment is the Hermite curve
  *      p = H00 v_k + td H10 b_k + H01 v_k+1 + td H11 a_k+1.
@@ -130,7 +130,12 @@ mk_status mk_pack_key_clip(const mk_clip_set *set, uint32_t clip, const uint32_t
         const uint32_t f2 = set->clips[nc].frames[nf];
         const uint32_t start_key = out->key_count - 1;
         if (holds(c, k) && !step) {
-            float hold = nextafterf(seconds(end), 0.0f);
+            /* a microsecond before the cut, so readers that round key times
+             * to microseconds still see two keys; one float step where a
+             * microsecond is below the float resolution */
+            float hold = seconds(end - 1);
+            if (!(hold < seconds(end)))
+                hold = nextafterf(seconds(end), 0.0f);
             if (hold > out->times[start_key])
                 st = add_key(&q, hold, f1, err);
         }
