@@ -170,5 +170,73 @@ await crossCheck('SimpleMorph/glTF/SimpleMorph.gltf', [0, 0.5, 1.5, 3.25, 4], 1e
 await crossCheck('SimpleMorph/glTF-Embedded/SimpleMorph.gltf', [1.5], 1e-5);
 await crossCheck('MorphPrimitivesTest/glTF-Binary/MorphPrimitivesTest.glb', [0], 1e-5);
 
+// ---- 3. packed units (`morphkit pack`) ------------------------------------
+// Each packed file passes the validator with no errors and no warnings, and
+// three.js playing its glTF animations (from time 0, through the first pass
+// of each clip) shows what `morphkit sample --anim NAME` shows on the
+// folder, mapped to OBJ `v` / `vn` order through the _OBJ_V / _OBJ_VN
+// attributes. The demo units cover linear blends, a no-blend frame, Once +
+// Next and a loop frame; copies with changed interpolation cover smooth
+// (CUBICSPLINE) and step clips.
+const os = await import('node:os');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mk-pack-'));
+function variant(name, unit, extraCfg) {
+  const dir = path.join(tmp, name);
+  fs.mkdirSync(dir);
+  for (const f of fs.readdirSync(path.join(src, 'assets', 'demo', unit)))
+    fs.copyFileSync(path.join(src, 'assets', 'demo', unit, f), path.join(dir, f));
+  fs.appendFileSync(path.join(dir, 'animation.cfg'), extraCfg);
+  return dir;
+}
+const units = [
+  path.join(src, 'assets', 'demo', 'knight'),
+  path.join(src, 'assets', 'demo', 'wing'),
+  variant('wing_smooth', 'wing', '\nInterpolation Flap smooth\nInterpolation Beat step\n'),
+  variant('knight_smooth', 'knight',
+          '\nInterpolation Walk smooth\nInterpolation Attack smooth\nInterpolation Idle step\n'),
+];
+for (const dir of units) {
+  const glb = path.join(tmp, path.basename(dir) + '.glb');
+  execFileSync(tool, ['pack', dir, '-o', glb, '--quiet']);
+  const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(glb)), { uri: glb });
+  checks++;
+  if (report.issues.numErrors !== 0 || report.issues.numWarnings !== 0)
+    fail(`gltf-validator: ${path.basename(glb)}: ${report.issues.numErrors} errors, ` +
+         `${report.issues.numWarnings} warnings: ` +
+         JSON.stringify(report.issues.messages.filter((m) => m.severity <= 1).slice(0, 3)));
+  const gltf = await loadThree(glb);
+  let mesh = null;
+  gltf.scene.traverse((o) => { if (o.isMesh) mesh = o; });
+  const g = mesh.geometry;
+  const objV = g.attributes._obj_v, objVn = g.attributes._obj_vn;
+  for (const clip of gltf.animations) {
+    const times = [];
+    for (let t = 0; t <= clip.duration; t += 0.0173) times.push(Math.round(t * 1e6) / 1e6);
+    const mk = JSON.parse(execFileSync(tool, ['sample', dir, '--json', '--anim', clip.name,
+      ...times.flatMap((t) => ['--time', String(t)])], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+    const mixer = new THREE.AnimationMixer(gltf.scene);
+    const action = mixer.clipAction(clip);
+    action.setLoop(THREE.LoopOnce, 1);
+    action.clampWhenFinished = true;
+    action.play();
+    times.forEach((t, k) => {
+      mixer.setTime(t);
+      const w = mesh.morphTargetInfluences;
+      const e = mk.samples[k].meshes[0];
+      const pos = morph(g, 'position', w), nrm = morph(g, 'normal', w);
+      const inV = new Array(e.positions.length).fill(NaN), inVn = new Array(e.normals.length).fill(0);
+      for (let v = 0; v < objV.count; v++) {
+        for (let c = 0; c < 3; c++) inV[3 * objV.getX(v) + c] = pos[3 * v + c];
+        const j = objVn.getX(v);
+        if (j >= 0) for (let c = 0; c < 3; c++) inVn[3 * j + c] = nrm[3 * v + c];
+      }
+      const at = `${path.basename(glb)} ${clip.name} t=${t}`;
+      compare(`${at} positions`, e.positions, inV, 1e-5);
+      compare(`${at} normals`, e.normals, inVn, 1e-4);
+    });
+  }
+}
+fs.rmSync(tmp, { recursive: true, force: true });
+
 console.log(`${checks - failures} passed, ${failures} failed`);
 process.exit(failures ? 1 : 0);
