@@ -100,11 +100,12 @@ static mk_unit *load(const char *path)
     return u;
 }
 
-static mk_unit *pack_and_read(const mk_unit *u, void **data, size_t *size, mk_pack_stats *stats)
+static mk_unit *pack_and_read(const mk_unit *u, const mk_pack_options *o, void **data,
+                              size_t *size, mk_pack_stats *stats)
 {
     mk_error e;
     mk_unit *back = NULL;
-    CHECK(mk_unit_pack(u, NULL, NULL, data, size, stats, &e) == MK_OK);
+    CHECK(mk_unit_pack(u, o, NULL, data, size, stats, &e) == MK_OK);
     if (!*data)
         return NULL;
     CHECK(mk_pack_is_unit(*data, *size));
@@ -124,8 +125,10 @@ static double max_abs_diff(const float *a, const float *b, size_t n)
     return m;
 }
 
-/* Everything of a but positions/normals (which are compared with tol). */
-static void check_same_unit(const mk_unit *a, const mk_unit *b, double tol)
+/* a and b agree: positions within tol, normals within ntol, texture
+ * coordinates within ttol, everything else exactly. */
+static void check_same_unit(const mk_unit *a, const mk_unit *b, double tol, double ntol,
+                            double ttol)
 {
     const mk_frame_set *fa = a->frames, *fb = b->frames;
     CHECK(strcmp(a->name, b->name) == 0);
@@ -141,10 +144,10 @@ static void check_same_unit(const mk_unit *a, const mk_unit *b, double tol)
     CHECK(max_abs_diff(fa->positions, fb->positions, n) <= tol);
     CHECK(!fa->normals == !fb->normals);
     if (fa->normals && fb->normals)
-        CHECK(max_abs_diff(fa->normals, fb->normals, n) <= 1e-6);
+        CHECK(max_abs_diff(fa->normals, fb->normals, n) <= ntol);
     CHECK(!fa->texcoords == !fb->texcoords);
     if (fa->texcoords && fb->texcoords)
-        CHECK(memcmp(fa->texcoords, fb->texcoords, (size_t)fa->vertex_count * 8) == 0);
+        CHECK(max_abs_diff(fa->texcoords, fb->texcoords, 2 * (size_t)fa->vertex_count) <= ttol);
     CHECK(memcmp(fa->indices, fb->indices, (size_t)fa->index_count * 4) == 0);
     CHECK(memcmp(a->source_index, b->source_index, (size_t)fa->vertex_count * 4) == 0);
     if (a->normal_count)
@@ -188,7 +191,7 @@ static void check_same_unit(const mk_unit *a, const mk_unit *b, double tol)
 
 /* The player on both units at many times, with switches: the same state and
  * poses within tol, in `v` order (what `sample` prints). */
-static void check_same_playback(const mk_unit *a, const mk_unit *b, double tol)
+static void check_same_playback(const mk_unit *a, const mk_unit *b, double tol, double ntol)
 {
     uint32_t nv = a->frames->vertex_count;
     float *pa = malloc(nv * 12), *pb = malloc(nv * 12), *na = malloc(nv * 12), *nb = malloc(nv * 12);
@@ -230,7 +233,7 @@ static void check_same_playback(const mk_unit *a, const mk_unit *b, double tol)
                 fprintf(stderr, "clip %u t %lld: positions differ by %g\n", start, (long long)t, d);
             CHECK(d <= tol);
             if (a->frames->normals)
-                CHECK(max_abs_diff(na, nb, 3 * (size_t)nv) <= 1e-5);
+                CHECK(max_abs_diff(na, nb, 3 * (size_t)nv) <= ntol);
         }
     }
     free(pa), free(pb), free(na), free(nb), free(oa), free(ob);
@@ -238,35 +241,59 @@ static void check_same_playback(const mk_unit *a, const mk_unit *b, double tol)
 
 /* ---- round trips ------------------------------------------------------------------- */
 
-static void round_trip(const char *path, uint32_t want_targets)
+/* The forms a unit is packed in by the tests. */
+static const mk_pack_options MODES[] = {
+    {true, 0, 0, 0},     /* plain float */
+    {false, 0, 0, 0},    /* the default: quantized within 1e-4 of the size, sparse */
+    {false, 15, 0, 16},  /* finest grid, 16-bit normals */
+    {false, 0, 1e-3, 0}, /* a coarser bound */
+};
+#define MODE_COUNT (sizeof MODES / sizeof MODES[0])
+
+static void round_trip_mode(const mk_unit *u, const mk_pack_options *o, uint32_t want_targets)
 {
-    mk_unit *u = load(path);
-    CHECK(u != NULL);
-    if (!u)
-        return;
     void *data = NULL;
     size_t size = 0;
     mk_pack_stats st;
-    mk_unit *b = pack_and_read(u, &data, &size, &st);
+    mk_unit *b = pack_and_read(u, o, &data, &size, &st);
     if (b) {
         CHECK_EQ_INT(st.frame_count, u->frames->frame_count);
         if (want_targets != MK_NONE)
             CHECK_EQ_INT(st.target_count, want_targets);
         CHECK_EQ_INT(st.bytes, size);
-        CHECK(st.max_position_error < 1e-6);
+        double bound = o->plain ? 1e-6 : (o->max_position_error ? o->max_position_error : 1e-4) * st.unit_size;
+        if (o->position_bits)
+            bound = st.unit_size / ((1u << o->position_bits) - 1);
+        CHECK(st.max_position_error <= bound);
+        CHECK_EQ_INT(st.position_bits, o->plain ? 0 : st.position_bits);
+        CHECK(o->plain || st.position_bits >= 1);
+        if (o->position_bits)
+            CHECK_EQ_INT(st.position_bits, o->position_bits);
+        CHECK(st.max_normal_error <= (o->plain ? 1e-6 : o->normal_bits == 16 ? 1e-4 : 1.5e-2));
         CHECK_EQ_INT(b->bytes_on_disk, size);
-        check_same_unit(u, b, st.max_position_error);
-        check_same_playback(u, b, 1e-5);
-        /* packing the read-back unit gives the same file */
+        /* the reported errors bound what is read back */
+        check_same_unit(u, b, st.max_position_error, st.max_normal_error + 1e-7,
+                        o->plain ? 0.0 : 0.5 / 65535 + 1e-7);
+        check_same_playback(u, b, 2 * st.max_position_error + 1e-6, 2 * st.max_normal_error + 1e-5);
+        /* packing the read-back unit gives a file of the same size */
         void *again = NULL;
         size_t again_size = 0;
         mk_error e;
-        CHECK(mk_unit_pack(b, NULL, NULL, &again, &again_size, NULL, &e) == MK_OK);
-        CHECK_EQ_INT(again_size, size);
+        CHECK(mk_unit_pack(b, o, NULL, &again, &again_size, NULL, &e) == MK_OK);
+        if (o->plain)
+            CHECK_EQ_INT(again_size, size);
         mk_free(NULL, again, again_size);
     }
     mk_unit_destroy(b);
     mk_free(NULL, data, size);
+}
+
+static void round_trip(const char *path, uint32_t want_targets)
+{
+    mk_unit *u = load(path);
+    CHECK(u != NULL);
+    for (size_t m = 0; u && m < MODE_COUNT; m++)
+        round_trip_mode(u, &MODES[m], want_targets);
     mk_unit_destroy(u);
 }
 
@@ -327,7 +354,7 @@ static void test_load_detects_file(void)
     mk_unit *b = load(path); /* mk_unit_load takes the file too */
     CHECK(b != NULL);
     if (b && u)
-        check_same_unit(u, b, 1e-6);
+        check_same_unit(u, b, 1e-3, 2e-2, 1e-5);
     mk_unit_destroy(b);
     mk_unit_destroy(u);
     mk_free(NULL, data, size);
@@ -338,13 +365,14 @@ static void test_load_detects_file(void)
 /* At times inside the first pass of each clip (away from the 1 us of a
  * cut), base + sum w_t delta_t with the weights of the glTF track sampler
  * equals the player's pose. */
-static void check_gltf_animation(const char *path)
+static void check_gltf_animation(const char *path, const mk_pack_options *o)
 {
     mk_unit *u = load(path);
     void *data = NULL;
     size_t size = 0;
     mk_error e;
-    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, &e) == MK_OK);
+    mk_pack_stats st = {0};
+    CHECK(u && mk_unit_pack(u, o, NULL, &data, &size, &st, &e) == MK_OK);
     mk_gltf *g = NULL;
     CHECK(data && mk_gltf_parse(data, size, NULL, "anim", NULL, &g, &e) == MK_OK);
     if (!g || !u) {
@@ -388,11 +416,14 @@ static void check_gltf_animation(const char *path)
             mk_pose_eval(u->frames, &pose, want, NULL);
             mk_track_sample(&tc->tracks[0], t, w);
             mk_morph_evaluate(m, w, got, NULL, NULL);
-            double d = max_abs_diff(want, got, 3 * (size_t)nv);
-            if (d > 2e-5)
+            /* the node places quantized positions: translation + scale * q */
+            for (size_t i = 0; i < 3 * (size_t)nv; i++)
+                got[i] = g->nodes[0].translation[i % 3] + g->nodes[0].scale[i % 3] * got[i];
+            double d = max_abs_diff(want, got, 3 * (size_t)nv), tol = 2 * st.max_position_error + 2e-5;
+            if (d > tol)
                 fprintf(stderr, "%s clip %s t %lld: differs by %g\n", path, clip->name,
                         (long long)t, d);
-            CHECK(d <= 2e-5);
+            CHECK(d <= tol);
         }
         mk_track_clip_destroy(tc);
     }
@@ -405,9 +436,11 @@ static void check_gltf_animation(const char *path)
 
 static void test_gltf_animation_matches_player(void)
 {
-    check_gltf_animation(make_gen_unit("pack_anim", false));
-    check_gltf_animation(MK_TEST_SOURCE_DIR "/assets/demo/knight");
-    check_gltf_animation(MK_TEST_SOURCE_DIR "/assets/demo/wing");
+    for (size_t m = 0; m < MODE_COUNT; m++) {
+        check_gltf_animation(make_gen_unit("pack_anim", false), &MODES[m]);
+        check_gltf_animation(MK_TEST_SOURCE_DIR "/assets/demo/knight", &MODES[m]);
+        check_gltf_animation(MK_TEST_SOURCE_DIR "/assets/demo/wing", &MODES[m]);
+    }
 }
 
 static void test_gltf_keys_by_hand(void)
@@ -648,7 +681,14 @@ static void test_misuse(void)
     CHECK_EQ_INT(mk_unit_pack(NULL, NULL, NULL, &data, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
     CHECK(data == NULL && size == 0);
     mk_unit *u = load(MK_TEST_SOURCE_DIR "/assets/demo/wing");
-    mk_pack_options o = {1};
+    mk_pack_options o = {0};
+    o.position_bits = 16;
+    CHECK_EQ_INT(mk_unit_pack(u, &o, NULL, &data, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+    o.position_bits = 0;
+    o.normal_bits = 12;
+    CHECK_EQ_INT(mk_unit_pack(u, &o, NULL, &data, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+    o.normal_bits = 0;
+    o.max_position_error = -1;
     CHECK_EQ_INT(mk_unit_pack(u, &o, NULL, &data, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
     CHECK_EQ_INT(mk_unit_pack(u, NULL, NULL, NULL, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
     CHECK_EQ_INT(mk_unit_parse_packed(NULL, 5, NULL, NULL, &u, &e), MK_ERR_INVALID_ARGUMENT);

@@ -30,9 +30,12 @@
  * (its clips are in extras only).
  *
  * Reading back gives the same mk_unit as mk_unit_load of the folder: the
- * same frames (positions and normals rebuilt as base + delta, so within a
- * float rounding of the folder's; identical texture coordinates, indices,
- * clips, animations and frame names). */
+ * same clips, animations, frame names, indices and `v` / `vn` maps, and
+ * frames rebuilt as base + delta: positions within the error the pack
+ * reports (mk_pack_stats; plain float: within a float rounding, usually
+ * exact), normals likewise (quantized: normalized after the sum), texture
+ * coordinates within 1 / 131070 when quantized.
+ */
 #ifndef MORPHKIT_PACK_H
 #define MORPHKIT_PACK_H
 
@@ -51,9 +54,29 @@ extern "C" {
 /* The version written in extras.morphkit.version; readers refuse others. */
 #define MK_PACK_VERSION 1
 
-/* Zero-initialized: plain float data. */
+/* Zero-initialized: quantized (KHR_mesh_quantization) with sparse targets
+ * and a position error of at most 1e-4 of the unit's size.
+ *
+ * Quantized positions: one uniform grid step S over the bounding box of
+ * all frames (origin T), stored as SHORT integers q with the mesh node's
+ * scale S and translation T (so every viewer places them; a uniform scale
+ * keeps normals undistorted); a target stores q_frame - q_base, as BYTE
+ * where every difference fits, else SHORT. The position error is at most
+ * S / 2 per coordinate (plus float rounding), and is measured exactly.
+ * Normals: normalized BYTE (or SHORT with normal_bits 16), deltas in the
+ * same units (FLOAT for a target whose delta leaves [-1, 1]); texture
+ * coordinates in [0, 1]: normalized UNSIGNED_SHORT, else FLOAT; one-hot
+ * LINEAR and STEP weights: normalized UNSIGNED_BYTE (exact). A target
+ * attribute that changes few vertices is a sparse accessor when that is
+ * smaller; one that changes none has no data at all. */
 typedef struct mk_pack_options {
-    uint32_t reserved; /* must be 0 */
+    bool plain;                /* float and dense: no quantization, no sparse accessors */
+    uint32_t position_bits;    /* 1..15 bits per coordinate; 0: the fewest that keep the
+                                  error within max_position_error */
+    double max_position_error; /* relative to the unit's size (the diagonal of the bounding
+                                  box of all frames); 0: 1e-4. When even 15 bits cannot
+                                  keep it, positions stay float. */
+    uint32_t normal_bits;      /* 8 or 16; 0: 8 */
 } mk_pack_options;
 
 /* What a pack produced (all optional to read). */
@@ -61,14 +84,20 @@ typedef struct mk_pack_stats {
     uint32_t frame_count;       /* the unit's frames */
     uint32_t target_count;      /* distinct frames other than the base */
     uint32_t vertex_count;      /* render vertices */
+    uint32_t sparse_count;      /* target attributes stored sparse (or empty) */
+    uint32_t position_bits;     /* the position grid; 0: float positions */
     size_t bytes;               /* the .glb size */
-    double max_position_error;  /* largest |packed - folder| of any coordinate */
+    double unit_size;           /* the diagonal of the bounding box of all frames */
+    double max_position_error;  /* largest |packed - folder| of any coordinate, as
+                                   morphkit reads the file back */
+    double max_normal_error;    /* the same for normals (after normalizing) */
 } mk_pack_stats;
 
 /* Writes unit as a .glb into one new block (*out_data, *out_size bytes;
  * free it with mk_free(allocator, *out_data, *out_size)). options and
  * stats may be NULL. Errors: MK_ERR_INVALID_ARGUMENT for NULL unit or
- * outputs or nonzero reserved options; MK_ERR_UNSUPPORTED when a clip's
+ * outputs, position_bits above 15, normal_bits other than 0, 8, 16, or a
+ * negative or NaN max_position_error; MK_ERR_UNSUPPORTED when a clip's
  * key times cannot be told apart in float seconds (durations of a few
  * microseconds late in a long clip); MK_ERR_LIMIT when the file would reach
  * 4 GiB; MK_ERR_OUT_OF_MEMORY. On failure *out_data is NULL. */

@@ -2,6 +2,7 @@
 #ifndef MK_PACK_INTERNAL_H
 #define MK_PACK_INTERNAL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +29,68 @@ void mk_pack_buf_json_string(mk_pack_buf *b, const char *s);
 /* A float as the shortest text that reads back to the same double. */
 void mk_pack_buf_number(mk_pack_buf *b, double v);
 void mk_pack_buf_free(mk_pack_buf *b);
+
+/* ---- the document being written (pack_write.c, pack_mesh.c) ------------ */
+
+enum {
+    MK_PACK_BYTE = 5120,
+    MK_PACK_UNSIGNED_BYTE = 5121,
+    MK_PACK_SHORT = 5122,
+    MK_PACK_UNSIGNED_SHORT = 5123,
+    MK_PACK_UNSIGNED_INT = 5125,
+    MK_PACK_FLOAT = 5126,
+    MK_PACK_ARRAY_BUFFER = 34962,
+    MK_PACK_ELEMENT_ARRAY_BUFFER = 34963
+};
+
+typedef struct mk_pack_writer {
+    const mk_allocator *allocator;
+    mk_pack_buf bin, views, accessors, meshes, animations, json;
+    uint32_t view_count, accessor_count, animation_count;
+} mk_pack_writer;
+
+/* Appends data as a new bufferView (4-byte aligned); stride 0: none, target
+ * 0: none. Returns its index. */
+uint32_t mk_pack_add_view(mk_pack_writer *w, const void *data, size_t bytes, uint32_t stride,
+                          uint32_t target);
+
+typedef struct mk_pack_accessor {
+    uint32_t view;           /* MK_NONE: no bufferView (zeros, then sparse values) */
+    uint32_t component_type; /* MK_PACK_* */
+    bool normalized;
+    uint32_t count;
+    const char *type;        /* "SCALAR", "VEC2", "VEC3" */
+    uint32_t components;     /* of type */
+    const double *min, *max; /* components each, or NULL */
+    uint32_t sparse_count;   /* 0: not sparse */
+    uint32_t sparse_indices_view, sparse_index_type, sparse_values_view;
+} mk_pack_accessor;
+
+uint32_t mk_pack_add_accessor(mk_pack_writer *w, const mk_pack_accessor *a);
+
+/* Writes the mesh (meshes[0] JSON into w->meshes, its data into w->bin)
+ * and fills the node's translation/scale (identity unless positions are
+ * quantized) and the stats' size, bits and errors. */
+mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *unit, const mk_pack_options *o,
+                             const uint32_t *target_frame, uint32_t targets, float translation[3],
+                             float *scale, mk_pack_stats *stats, mk_error *err);
+
+/* The one dequantization both the writer (to measure the error) and the
+ * reader use, so the measured error is the error a reader gets. */
+static inline float mk_pack_dequantize(float origin, float step, float q)
+{
+    return origin + step * q;
+}
+
+/* Normalizes v in place (zero stays zero). */
+static inline void mk_pack_normalize3(float *v)
+{
+    float len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    float inv = len2 >= MK_NORMAL_MIN_LENGTH2 ? 1.0f / sqrtf(len2) : 0.0f;
+    v[0] *= inv;
+    v[1] *= inv;
+    v[2] *= inv;
+}
 
 /* One clip's keys for a glTF weights sampler: key_count times (seconds,
  * strictly increasing as floats) and key_count * target_count values, or

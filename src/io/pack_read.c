@@ -12,6 +12,7 @@
 #include "gltf_internal.h"
 #include "io_internal.h"
 #include "morphkit/pack.h"
+#include "pack_internal.h"
 
 static uint32_t u32le(const uint8_t *p)
 {
@@ -150,6 +151,8 @@ typedef struct packed {
     uint32_t vertices, targets, frames;
     uint32_t obj_v, obj_vn; /* accessors or MK_NONE */
     uint32_t *frame_target;
+    bool transform; /* the node moves the mesh: positions are on a grid */
+    float translation[3], scale[3];
 } packed;
 
 static mk_status read_files(reader *r, const mk_gltf_json_value *x, mk_unit *u, packed *p)
@@ -495,7 +498,9 @@ static mk_status read_maps(reader *r, mk_unit *u, packed *p, uint32_t *scratch)
     return MK_OK;
 }
 
-/* Frame f = base + delta of its target; zero normals where no face reaches. */
+/* Frame f = base + delta of its target; zero normals where no face reaches.
+ * Quantized positions are integers until the node's translation and scale
+ * place them (pack.h); quantized normals are normalized after the sum. */
 static mk_status read_frames(reader *r, mk_unit *u, packed *p, float *delta, uint32_t *used)
 {
     const mk_gltf *g = p->g;
@@ -548,6 +553,16 @@ static mk_status read_frames(reader *r, mk_unit *u, packed *p, float *delta, uin
             }
         }
     }
+    if (p->transform)
+        for (uint32_t f = 0; f < p->frames; f++) {
+            float *o = mk_frame_set_positions(s, f);
+            for (size_t i = 0; i < n3; i++)
+                o[i] = mk_pack_dequantize(p->translation[i % 3], p->scale[i % 3], o[i]);
+        }
+    if (nbase && g->accessors[pr->normal].component_type != MK_GLTF_FLOAT)
+        for (uint32_t f = 0; f < p->frames; f++)
+            for (uint32_t v = 0; v < p->vertices; v++)
+                mk_pack_normalize3(mk_frame_set_normals(s, f) + 3 * (size_t)v);
     return MK_OK;
 }
 
@@ -570,7 +585,27 @@ static mk_status build(reader *r, const mk_gltf *g, const mk_gltf_json_value *x,
     if (g->mesh_count != 1 || g->meshes[0].primitive_count != 1)
         return mk_error_set(r->err, MK_ERR_UNSUPPORTED, r->file, 0,
                             "a packed unit has one mesh with one primitive");
-    packed p = {g, &g->meshes[0].primitives[0], 0, g->meshes[0].target_count, 0, MK_NONE, MK_NONE, NULL};
+    packed p;
+    memset(&p, 0, sizeof p);
+    p.g = g;
+    p.prim = &g->meshes[0].primitives[0];
+    p.targets = g->meshes[0].target_count;
+    p.obj_v = p.obj_vn = MK_NONE;
+    uint32_t node = 0;
+    while (node < g->node_count && g->nodes[node].mesh != 0)
+        node++;
+    if (node == g->node_count)
+        return mk_error_set(r->err, MK_ERR_PARSE, r->file, 0, "no node shows the mesh");
+    const mk_gltf_node *nd = &g->nodes[node];
+    if (nd->has_matrix || nd->parent != MK_NONE || nd->rotation[0] != 0.0f ||
+        nd->rotation[1] != 0.0f || nd->rotation[2] != 0.0f || nd->rotation[3] != 1.0f)
+        return mk_error_set(r->err, MK_ERR_UNSUPPORTED, r->file, 0,
+                            "the mesh's node may only translate and scale it");
+    for (int c = 0; c < 3; c++) {
+        p.translation[c] = nd->translation[c];
+        p.scale[c] = nd->scale[c];
+        p.transform |= nd->translation[c] != 0.0f || nd->scale[c] != 1.0f;
+    }
     const mk_gltf_primitive *pr = p.prim;
     if (pr->position == MK_NONE || pr->indices == MK_NONE || pr->mode != MK_GLTF_TRIANGLES)
         return mk_error_set(r->err, MK_ERR_PARSE, r->file, 0,

@@ -10,70 +10,49 @@
 
 #include "pack_internal.h"
 
-enum { GL_UNSIGNED_SHORT = 5123, GL_UNSIGNED_INT = 5125, GL_FLOAT = 5126 };
-enum { GL_ARRAY_BUFFER = 34962, GL_ELEMENT_ARRAY_BUFFER = 34963 };
-
-typedef struct writer {
-    const mk_allocator *al;
-    mk_pack_buf bin, views, accessors, meshes, animations, json;
-    uint32_t view_count, accessor_count, animation_count;
-} writer;
-
-static uint32_t add_view(writer *w, const void *data, size_t bytes, uint32_t target)
+uint32_t mk_pack_add_view(mk_pack_writer *w, const void *data, size_t bytes, uint32_t stride,
+                          uint32_t target)
 {
     mk_pack_buf_align(&w->bin, 4, 0);
     size_t offset = w->bin.size;
     mk_pack_buf_append(&w->bin, data, bytes);
     mk_pack_buf_printf(&w->views, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu",
                        w->view_count ? "," : "", offset, bytes);
+    if (stride)
+        mk_pack_buf_printf(&w->views, ",\"byteStride\":%u", stride);
     if (target)
         mk_pack_buf_printf(&w->views, ",\"target\":%u", target);
     mk_pack_buf_append(&w->views, "}", 1);
     return w->view_count++;
 }
 
-/* An accessor over a whole view; min/max (components each) when given. */
-static uint32_t add_accessor(writer *w, uint32_t view, uint32_t component_type, uint32_t count,
-                             const char *type, const float *min, const float *max,
-                             uint32_t components)
+uint32_t mk_pack_add_accessor(mk_pack_writer *w, const mk_pack_accessor *a)
 {
     mk_pack_buf *b = &w->accessors;
-    mk_pack_buf_printf(b, "%s{\"bufferView\":%u,\"componentType\":%u,\"count\":%u,\"type\":\"%s\"",
-                       w->accessor_count ? "," : "", view, component_type, count, type);
-    for (int m = 0; min && m < 2; m++) {
-        const float *v = m ? max : min;
+    mk_pack_buf_printf(b, "%s{", w->accessor_count ? "," : "");
+    if (a->view != MK_NONE)
+        mk_pack_buf_printf(b, "\"bufferView\":%u,", a->view);
+    mk_pack_buf_printf(b, "\"componentType\":%u,%s\"count\":%u,\"type\":\"%s\"",
+                       a->component_type, a->normalized ? "\"normalized\":true," : "", a->count,
+                       a->type);
+    for (int m = 0; a->min && m < 2; m++) {
+        const double *v = m ? a->max : a->min;
         mk_pack_buf_printf(b, ",\"%s\":[", m ? "max" : "min");
-        for (uint32_t i = 0; i < components; i++) {
+        for (uint32_t i = 0; i < a->components; i++) {
             if (i)
                 mk_pack_buf_append(b, ",", 1);
-            mk_pack_buf_number(b, (double)v[i]);
+            mk_pack_buf_number(b, v[i]);
         }
         mk_pack_buf_append(b, "]", 1);
     }
+    if (a->sparse_count)
+        mk_pack_buf_printf(b,
+                           ",\"sparse\":{\"count\":%u,\"indices\":{\"bufferView\":%u,"
+                           "\"componentType\":%u},\"values\":{\"bufferView\":%u}}",
+                           a->sparse_count, a->sparse_indices_view, a->sparse_index_type,
+                           a->sparse_values_view);
     mk_pack_buf_append(b, "}", 1);
     return w->accessor_count++;
-}
-
-static void min_max(const float *v, size_t count, uint32_t components, float *min, float *max)
-{
-    for (uint32_t c = 0; c < components; c++)
-        min[c] = max[c] = count ? v[c] : 0.0f;
-    for (size_t i = 1; i < count; i++)
-        for (uint32_t c = 0; c < components; c++) {
-            float x = v[i * components + c];
-            min[c] = x < min[c] ? x : min[c];
-            max[c] = x > max[c] ? x : max[c];
-        }
-}
-
-/* A float VEC3 vertex accessor (with min/max: glTF requires them for
- * POSITION, base and targets). */
-static uint32_t add_vec3(writer *w, const float *v, uint32_t count, bool bounds)
-{
-    float min[3], max[3];
-    min_max(v, count, 3, min, max);
-    uint32_t view = add_view(w, v, (size_t)count * 12, GL_ARRAY_BUFFER);
-    return add_accessor(w, view, GL_FLOAT, count, "VEC3", bounds ? min : NULL, max, 3);
 }
 
 /* ---- distinct frames ------------------------------------------------------- */
@@ -121,179 +100,48 @@ static uint32_t distinct_frames(const mk_frame_set *s, uint64_t *hash, uint32_t 
     return targets;
 }
 
-/* glTF wants unit normals: a zero normal (a `v` no face uses, a degenerate
- * `vn`) is written as +Z; the reader restores zeros where _OBJ_VN says so. */
-static void fix_normal(const float *in, float *out)
-{
-    if (in[0] == 0.0f && in[1] == 0.0f && in[2] == 0.0f) {
-        out[0] = out[1] = 0.0f;
-        out[2] = 1.0f;
-    } else {
-        memcpy(out, in, 3 * sizeof(float));
-    }
-}
-
-/* The delta d with base + d == frame exactly in float when one is near
- * F - B (almost always: within a few ulps), so readers that add it back
- * (morphkit, and a viewer at weight 1) get the frame bit for bit. */
-static float exact_delta(float base, float frame)
-{
-    float d = frame - base;
-    if (base + d == frame)
-        return d;
-    float up = d, down = d;
-    for (int i = 0; i < 4; i++) {
-        up = nextafterf(up, INFINITY);
-        down = nextafterf(down, -INFINITY);
-        if (base + up == frame)
-            return up;
-        if (base + down == frame)
-            return down;
-    }
-    return d;
-}
-
-/* ---- the pieces --------------------------------------------------------------- */
-
-typedef struct mesh_ids {
-    uint32_t position, normal, texcoord, obj_v, obj_vn, indices;
-} mesh_ids;
-
-static void write_mesh(writer *w, const mk_unit *u, const uint32_t *target_frame, uint32_t targets,
-                       float *scratch, double *max_error)
-{
-    const mk_frame_set *s = u->frames;
-    const uint32_t n = s->vertex_count;
-    const float *base = mk_frame_set_positions(s, 0);
-    mesh_ids id = {MK_NONE, MK_NONE, MK_NONE, MK_NONE, MK_NONE, MK_NONE};
-    id.position = add_vec3(w, base, n, true);
-    if (s->normals) {
-        for (uint32_t v = 0; v < n; v++)
-            fix_normal(mk_frame_set_normals(s, 0) + 3 * (size_t)v, scratch + 3 * (size_t)v);
-        id.normal = add_vec3(w, scratch, n, false);
-    }
-    if (s->texcoords)
-        id.texcoord = add_accessor(w, add_view(w, s->texcoords, (size_t)n * 8, GL_ARRAY_BUFFER),
-                                   GL_FLOAT, n, "VEC2", NULL, NULL, 2);
-    /* glTF allows no UNSIGNED_INT attributes: the numbers are exact floats
-     * (below 2^24, checked by the caller) */
-    for (uint32_t v = 0; v < n; v++)
-        scratch[v] = (float)u->source_index[v];
-    id.obj_v = add_accessor(w, add_view(w, scratch, (size_t)n * 4, GL_ARRAY_BUFFER), GL_FLOAT, n,
-                            "SCALAR", NULL, NULL, 1);
-    if (s->normals) {
-        for (uint32_t v = 0; v < n; v++)
-            scratch[v] = -1.0f;
-        for (uint32_t j = 0; j < u->normal_count; j++)
-            if (u->normal_vertex[j] != MK_NONE)
-                scratch[u->normal_vertex[j]] = (float)j;
-        id.obj_vn = add_accessor(w, add_view(w, scratch, (size_t)n * 4, GL_ARRAY_BUFFER),
-                                 GL_FLOAT, n, "SCALAR", NULL, NULL, 1);
-    }
-    if (n <= 65535) {
-        uint16_t *i16 = (uint16_t *)scratch;
-        for (uint32_t i = 0; i < s->index_count; i++)
-            i16[i] = (uint16_t)s->indices[i];
-        id.indices = add_accessor(w, add_view(w, i16, (size_t)s->index_count * 2,
-                                              GL_ELEMENT_ARRAY_BUFFER),
-                                  GL_UNSIGNED_SHORT, s->index_count, "SCALAR", NULL, NULL, 1);
-    } else {
-        id.indices = add_accessor(w, add_view(w, s->indices, (size_t)s->index_count * 4,
-                                              GL_ELEMENT_ARRAY_BUFFER),
-                                  GL_UNSIGNED_INT, s->index_count, "SCALAR", NULL, NULL, 1);
-    }
-
-    mk_pack_buf *m = &w->meshes;
-    mk_pack_buf_printf(m, "{\"name\":");
-    mk_pack_buf_json_string(m, u->name);
-    mk_pack_buf_printf(m, ",\"primitives\":[{\"attributes\":{\"POSITION\":%u", id.position);
-    if (id.normal != MK_NONE)
-        mk_pack_buf_printf(m, ",\"NORMAL\":%u", id.normal);
-    if (id.texcoord != MK_NONE)
-        mk_pack_buf_printf(m, ",\"TEXCOORD_0\":%u", id.texcoord);
-    mk_pack_buf_printf(m, ",\"_OBJ_V\":%u", id.obj_v);
-    if (id.obj_vn != MK_NONE)
-        mk_pack_buf_printf(m, ",\"_OBJ_VN\":%u", id.obj_vn);
-    mk_pack_buf_printf(m, "},\"indices\":%u,\"mode\":4", id.indices);
-
-    /* targets: deltas from the base, and the error the reader will see */
-    *max_error = 0.0;
-    for (uint32_t t = 0; t < targets; t++) {
-        const uint32_t f = target_frame[t];
-        const float *p = mk_frame_set_positions(s, f);
-        for (size_t i = 0; i < 3 * (size_t)n; i++) {
-            scratch[i] = exact_delta(base[i], p[i]);
-            double e = fabs((double)(base[i] + scratch[i]) - (double)p[i]);
-            *max_error = e > *max_error ? e : *max_error;
-        }
-        uint32_t pos = add_vec3(w, scratch, n, true), nrm = MK_NONE;
-        if (s->normals) {
-            const float *nf = mk_frame_set_normals(s, f), *nb = mk_frame_set_normals(s, 0);
-            for (uint32_t v = 0; v < n; v++) {
-                float a[3], b[3];
-                fix_normal(nf + 3 * (size_t)v, a);
-                fix_normal(nb + 3 * (size_t)v, b);
-                for (int c = 0; c < 3; c++)
-                    scratch[3 * (size_t)v + c] = exact_delta(b[c], a[c]);
-            }
-            nrm = add_vec3(w, scratch, n, false);
-        }
-        mk_pack_buf_printf(m, "%s{\"POSITION\":%u", t ? "," : ",\"targets\":[", pos);
-        if (nrm != MK_NONE)
-            mk_pack_buf_printf(m, ",\"NORMAL\":%u", nrm);
-        mk_pack_buf_append(m, "}", 1);
-    }
-    if (targets)
-        mk_pack_buf_append(m, "]", 1);
-    mk_pack_buf_append(m, "}]", 2);
-    if (targets) {
-        /* rest weights all zero (the base pose); target names = first frame using each */
-        mk_pack_buf_append(m, ",\"weights\":[", 12);
-        for (uint32_t t = 0; t < targets; t++)
-            mk_pack_buf_printf(m, "%s0", t ? "," : "");
-        mk_pack_buf_append(m, "],\"extras\":{\"targetNames\":[", 27);
-        for (uint32_t t = 0; t < targets; t++) {
-            const char *file = u->files->frame_files[target_frame[t]];
-            const char *dot = strrchr(file, '.');
-            char name[256];
-            snprintf(name, sizeof name, "%.*s", dot ? (int)(dot - file) : (int)strlen(file), file);
-            if (t)
-                mk_pack_buf_append(m, ",", 1);
-            mk_pack_buf_json_string(m, name);
-        }
-        mk_pack_buf_append(m, "]}", 2);
-    }
-    mk_pack_buf_append(m, "}", 1);
-}
-
-static mk_status write_animations(writer *w, const mk_unit *u, const uint32_t *frame_target,
-                                  uint32_t targets, mk_error *err)
+static mk_status write_animations(mk_pack_writer *w, const mk_unit *u,
+                                  const uint32_t *frame_target, uint32_t targets, bool plain,
+                                  mk_error *err)
 {
     if (!targets)
         return MK_OK; /* nothing moves: a weights channel needs targets */
     for (uint32_t c = 0; c < u->clips->clip_count; c++) {
         mk_pack_keys k;
-        mk_status st = mk_pack_key_clip(u->clips, c, frame_target, targets, w->al, &k, err);
+        mk_status st = mk_pack_key_clip(u->clips, c, frame_target, targets, w->allocator, &k, err);
         if (st != MK_OK)
             return st;
-        float tmin = k.times[0], tmax = k.times[k.key_count - 1];
-        uint32_t in = add_accessor(w, add_view(w, k.times, (size_t)k.key_count * 4, 0), GL_FLOAT,
-                                   k.key_count, "SCALAR", &tmin, &tmax, 1);
-        size_t values = (size_t)k.key_count * targets *
-                        (k.interpolation == MK_INTERPOLATION_CUBICSPLINE ? 3 : 1);
-        uint32_t outp = add_accessor(w, add_view(w, k.values, values * 4, 0), GL_FLOAT,
-                                     (uint32_t)values, "SCALAR", NULL, NULL, 1);
+        double tmin = k.times[0], tmax = k.times[k.key_count - 1];
+        mk_pack_accessor in = {mk_pack_add_view(w, k.times, (size_t)k.key_count * 4, 0, 0),
+                               MK_PACK_FLOAT, false, k.key_count, "SCALAR", 1, &tmin, &tmax,
+                               0, 0, 0, 0};
+        const bool cubic = k.interpolation == MK_INTERPOLATION_CUBICSPLINE;
+        const size_t values = (size_t)k.key_count * targets * (cubic ? 3 : 1);
+        mk_pack_accessor out = {MK_NONE, MK_PACK_FLOAT, false, (uint32_t)values, "SCALAR", 1,
+                                NULL, NULL, 0, 0, 0, 0};
+        if (!cubic && !plain) {
+            /* one-hot weights are exactly 0 and 1: normalized bytes (core glTF) */
+            uint8_t *q = (uint8_t *)k.values; /* in place: byte i from float i, i ascending */
+            for (size_t i = 0; i < values; i++)
+                q[i] = k.values[i] > 0.5f ? 255 : 0;
+            out.view = mk_pack_add_view(w, q, values, 0, 0);
+            out.component_type = MK_PACK_UNSIGNED_BYTE;
+            out.normalized = true;
+        } else {
+            out.view = mk_pack_add_view(w, k.values, values * 4, 0, 0);
+        }
+        uint32_t in_id = mk_pack_add_accessor(w, &in), out_id = mk_pack_add_accessor(w, &out);
         const char *interp = k.interpolation == MK_INTERPOLATION_STEP          ? "STEP"
                              : k.interpolation == MK_INTERPOLATION_CUBICSPLINE ? "CUBICSPLINE"
                                                                                : "LINEAR";
-        mk_pack_keys_free(&k, targets, w->al);
+        mk_pack_keys_free(&k, targets, w->allocator);
         mk_pack_buf *b = &w->animations;
         mk_pack_buf_printf(b, "%s{\"name\":", w->animation_count++ ? "," : "");
         mk_pack_buf_json_string(b, u->clips->clips[c].name);
         mk_pack_buf_printf(b,
                            ",\"samplers\":[{\"input\":%u,\"output\":%u,\"interpolation\":\"%s\"}],"
                            "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}]}",
-                           in, outp, interp);
+                           in_id, out_id, interp);
     }
     return MK_OK;
 }
@@ -304,7 +152,7 @@ static const char *interpolation_word(mk_interpolation i)
 }
 
 /* extras.morphkit: what the player needs beyond glTF (docs/pack.md). */
-static void write_extras(writer *w, const mk_unit *u, const uint32_t *frame_target)
+static void write_extras(mk_pack_writer *w, const mk_unit *u, const uint32_t *frame_target)
 {
     mk_pack_buf *b = &w->json;
     const mk_unit_files *files = u->files;
@@ -371,7 +219,7 @@ static void put_u32(mk_pack_buf *b, uint32_t v)
     mk_pack_buf_append(b, p, 4);
 }
 
-static void free_writer(writer *w)
+static void free_writer(mk_pack_writer *w)
 {
     mk_pack_buf_free(&w->bin);
     mk_pack_buf_free(&w->views);
@@ -381,7 +229,7 @@ static void free_writer(writer *w)
     mk_pack_buf_free(&w->json);
 }
 
-static bool any_failed(const writer *w)
+static bool any_failed(const mk_pack_writer *w)
 {
     return w->bin.failed || w->views.failed || w->accessors.failed || w->meshes.failed ||
            w->animations.failed || w->json.failed;
@@ -396,44 +244,76 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     if (out_size)
         *out_size = 0;
     if (!unit || !out_data || !out_size || !unit->frames || !unit->clips || !unit->files ||
-        !unit->source_index || (options && options->reserved))
+        !unit->source_index)
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                             "mk_unit_pack: a loaded unit and both outputs are required");
+    if (options && (options->position_bits > 15 ||
+                    (options->normal_bits && options->normal_bits != 8 &&
+                     options->normal_bits != 16) ||
+                    !(options->max_position_error >= 0)))
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "mk_unit_pack: position_bits %u (0..15), normal_bits %u (0, 8, 16), "
+                            "max_position_error %g (>= 0)",
+                            options->position_bits, options->normal_bits,
+                            options->max_position_error);
     const mk_frame_set *s = unit->frames;
     const uint32_t frames = s->frame_count, n = s->vertex_count;
     if (unit->position_count >= (1u << 24) || unit->normal_count >= (1u << 24))
         return mk_error_set(err, MK_ERR_LIMIT, NULL, 0,
                             "%u positions, %u normals: a packed unit holds fewer than 2^24",
                             unit->position_count, unit->normal_count);
-    size_t scratch_floats = 3 * (size_t)n > s->index_count ? 3 * (size_t)n : s->index_count;
     size_t table_bytes = (size_t)frames * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
     uint8_t *table = mk_alloc(allocator, table_bytes);
-    float *scratch = mk_alloc(allocator, scratch_floats * sizeof(float));
-    writer w;
+    mk_pack_stats local_stats;
+    if (!stats)
+        stats = &local_stats;
+    memset(stats, 0, sizeof *stats);
+    mk_pack_writer w;
     memset(&w, 0, sizeof w);
-    w.al = allocator;
+    w.allocator = allocator;
     w.bin.allocator = w.views.allocator = w.accessors.allocator = allocator;
     w.meshes.allocator = w.animations.allocator = w.json.allocator = allocator;
     mk_status st = MK_OK;
-    if (!table || !scratch) {
+    if (!table) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
     }
     uint64_t *hash = (uint64_t *)table;
     uint32_t *frame_target = (uint32_t *)(hash + frames), *target_frame = frame_target + frames;
     uint32_t targets = distinct_frames(s, hash, frame_target, target_frame);
-    double max_error = 0.0;
-    write_mesh(&w, unit, target_frame, targets, scratch, &max_error);
-    if ((st = write_animations(&w, unit, frame_target, targets, err)) != MK_OK)
+    float translation[3], scale;
+    if ((st = mk_pack_write_mesh(&w, unit, options, target_frame, targets, translation, &scale,
+                                 stats, err)) != MK_OK ||
+        (st = write_animations(&w, unit, frame_target, targets, options && options->plain,
+                               err)) != MK_OK)
         goto done;
     mk_pack_buf_align(&w.bin, 4, 0);
 
     mk_pack_buf *j = &w.json;
+    const bool quantized = !(options && options->plain);
     mk_pack_buf_printf(j, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"morphkit %s\"},",
                        MK_VERSION_STRING);
+    if (quantized)
+        mk_pack_buf_printf(j, "\"extensionsUsed\":[\"KHR_mesh_quantization\"],"
+                              "\"extensionsRequired\":[\"KHR_mesh_quantization\"],");
     mk_pack_buf_printf(j, "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":");
     mk_pack_buf_json_string(j, unit->name);
-    mk_pack_buf_printf(j, ",\"mesh\":0}],\"meshes\":[");
+    mk_pack_buf_printf(j, ",\"mesh\":0");
+    if (scale != 1.0f || translation[0] != 0.0f || translation[1] != 0.0f || translation[2] != 0.0f) {
+        /* the position grid: world = translation + scale * q (pack.h) */
+        mk_pack_buf_printf(j, ",\"translation\":[");
+        for (int c = 0; c < 3; c++) {
+            mk_pack_buf_append(j, ",", c ? 1 : 0);
+            mk_pack_buf_number(j, (double)translation[c]);
+        }
+        mk_pack_buf_printf(j, "],\"scale\":[");
+        for (int c = 0; c < 3; c++) {
+            mk_pack_buf_append(j, ",", c ? 1 : 0);
+            mk_pack_buf_number(j, (double)scale);
+        }
+        mk_pack_buf_printf(j, "]");
+    }
+    mk_pack_buf_printf(j, "}],\"meshes\":[");
     mk_pack_buf_append(j, w.meshes.data, w.meshes.size);
     mk_pack_buf_printf(j, "],\"accessors\":[");
     mk_pack_buf_append(j, w.accessors.data, w.accessors.size);
@@ -485,16 +365,12 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     }
     *out_data = glb.data;
     *out_size = glb.size;
-    if (stats) {
-        stats->frame_count = frames;
-        stats->target_count = targets;
-        stats->vertex_count = n;
-        stats->bytes = glb.size;
-        stats->max_position_error = max_error;
-    }
+    stats->frame_count = frames;
+    stats->target_count = targets;
+    stats->vertex_count = n;
+    stats->bytes = glb.size;
 done:
     free_writer(&w);
     mk_free(allocator, table, table_bytes);
-    mk_free(allocator, scratch, scratch_floats * sizeof(float));
     return st;
 }

@@ -7,21 +7,34 @@ TOOL=$1 SRC=$2 TMP=$3
 rm -rf "$TMP"; mkdir -p "$TMP"; . "$(dirname "$0")/common.inc"
 DEMO=$SRC/assets/demo
 
-# same_json A B: identical text once numbers are blanked, numbers within 1e-6
+# same_json A B [TOL]: identical text once numbers are blanked, numbers within TOL (1e-6)
 same_json() {
+    local tol=${3:-1e-6}
     if [ "$(sed 's/-\{0,1\}[0-9][0-9.e+-]*/N/g' <<<"$1")" != "$(sed 's/-\{0,1\}[0-9][0-9.e+-]*/N/g' <<<"$2")" ]; then
         echo "FAIL: sample output differs in structure"; diff <(echo "$1") <(echo "$2") | head -5
         fails=$((fails + 1)); return
     fi
     paste <(grep -o -- '-\{0,1\}[0-9][0-9.e+-]*' <<<"$1") <(grep -o -- '-\{0,1\}[0-9][0-9.e+-]*' <<<"$2") |
-        awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-6) { print "FAIL: " $1 " vs " $2; bad = 1 } } END { exit bad }' ||
+        awk -v tol="$tol" '{ d = $1 - $2; if (d < 0) d = -d; if (d > tol) { print "FAIL: " $1 " vs " $2; bad = 1 } } END { exit bad }' ||
         fails=$((fails + 1))
 }
 
 # ---- one unit -------------------------------------------------------------
-expect 0 pack "$DEMO/knight" -o "$TMP/knight.glb"
+# --plain: float data, read back within float rounding
+expect 0 pack "$DEMO/knight" -o "$TMP/knight.glb" --plain
 has "$out" "knight.glb"
 has "$out" "15       14"        # frames, targets
+has "$out" "float"
+# the default: quantized, 12 bits keep the error under 1e-4 of the size
+expect 0 pack "$DEMO/knight" -o "$TMP/knight_q.glb"
+has "$out" "   12 "
+err_rel=$(printf '%s\n' "$out" | tail -1 | awk '{ print $NF }')
+awk -v e="$err_rel" 'BEGIN { exit !(e > 0 && e <= 1e-4) }' || { echo "FAIL: relative error $err_rel"; fails=$((fails + 1)); }
+expect 0 pack "$DEMO/knight" -o "$TMP/knight_b8.glb" --bits 8
+has "$out" "    8 "
+expect 2 pack "$DEMO/knight" -o "$TMP/x.glb" --bits 16
+expect 2 pack "$DEMO/knight" -o "$TMP/x.glb" --normal-bits 9
+expect 2 pack "$DEMO/knight" -o "$TMP/x.glb" --max-error 0
 [ -f "$TMP/knight.glb" ] || { echo "FAIL: no knight.glb"; fails=$((fails + 1)); }
 [ "$(head -c 4 "$TMP/knight.glb")" = "glTF" ] || { echo "FAIL: not a GLB"; fails=$((fails + 1)); }
 ls "$TMP" | grep -q tmp && { echo "FAIL: a temporary file was left"; fails=$((fails + 1)); }
@@ -33,6 +46,9 @@ for args in "--anim Attack" "--anim Walk" "--anim Idle --then Attack@0.3 --then 
     # shellcheck disable=SC2086
     expect 0 sample "$TMP/knight.glb" $T $args --json; b=$out
     same_json "$a" "$b"
+    # shellcheck disable=SC2086
+    expect 0 sample "$TMP/knight_q.glb" $T $args --json
+    same_json "$a" "$out" 3e-2   # 8-bit normals; positions within 4e-4
     # shellcheck disable=SC2086
     expect 0 sample "$DEMO/knight" $T $args; a=$out
     # shellcheck disable=SC2086
@@ -51,7 +67,7 @@ expect 0 info "$TMP/knight.glb" --json
 has "$out" '"frames": 15, "normals": true, "texcoords": true'
 
 # ---- a library, in parallel -------------------------------------------------
-expect 0 pack "$DEMO" --out-dir "$TMP/lib" -j 2
+expect 0 pack "$DEMO" --out-dir "$TMP/lib" -j 2 --plain
 has "$out" "knight.glb"
 has "$out" "wing.glb"
 cmp -s "$TMP/lib/knight.glb" "$TMP/knight.glb" || { echo "FAIL: library pack differs"; fails=$((fails + 1)); }

@@ -171,10 +171,12 @@ await crossCheck('SimpleMorph/glTF-Embedded/SimpleMorph.gltf', [1.5], 1e-5);
 await crossCheck('MorphPrimitivesTest/glTF-Binary/MorphPrimitivesTest.glb', [0], 1e-5);
 
 // ---- 3. packed units (`morphkit pack`) ------------------------------------
-// Each packed file passes the validator with no errors and no warnings, and
+// Each packed file (plain float, and the default quantized form) passes the
+// validator with no errors and no warnings, and
 // three.js playing its glTF animations (from time 0, through the first pass
 // of each clip) shows what `morphkit sample --anim NAME` shows on the
-// folder, mapped to OBJ `v` / `vn` order through the _OBJ_V / _OBJ_VN
+// folder (within the position error `pack` reports), mapped to OBJ `v` / `vn`
+// order through the _OBJ_V / _OBJ_VN
 // attributes. The demo units cover linear blends, a no-blend frame, Once +
 // Next and a loop frame; copies with changed interpolation cover smooth
 // (CUBICSPLINE) and step clips.
@@ -195,9 +197,14 @@ const units = [
   variant('knight_smooth', 'knight',
           '\nInterpolation Walk smooth\nInterpolation Attack smooth\nInterpolation Idle step\n'),
 ];
-for (const dir of units) {
-  const glb = path.join(tmp, path.basename(dir) + '.glb');
-  execFileSync(tool, ['pack', dir, '-o', glb, '--quiet']);
+// plain float (morphkit reads it back within float rounding) and the default
+// quantized form (within the error `pack` reports; 8-bit normals)
+for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2]]) for (const dir of units) {
+  const glb = path.join(tmp, path.basename(dir) + (mode ? '_plain' : '') + '.glb');
+  const table = execFileSync(tool, ['pack', dir, '-o', glb, ...(mode ? [mode] : [])], { encoding: 'utf8' });
+  // the summary's "max error" column: the largest position error of the pack
+  const maxError = Number(table.trim().split('\n').pop().trim().split(/\s+/).at(-2));
+  const posTol = 2 * maxError + 1e-5;
   const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(glb)), { uri: glb });
   checks++;
   if (report.issues.numErrors !== 0 || report.issues.numWarnings !== 0)
@@ -208,6 +215,8 @@ for (const dir of units) {
   let mesh = null;
   gltf.scene.traverse((o) => { if (o.isMesh) mesh = o; });
   const g = mesh.geometry;
+  gltf.scene.updateMatrixWorld(true);
+  const world = mesh.matrixWorld; // quantized positions: the node's translation + scale
   const objV = g.attributes._obj_v, objVn = g.attributes._obj_vn;
   for (const clip of gltf.animations) {
     const times = [];
@@ -224,6 +233,11 @@ for (const dir of units) {
       const w = mesh.morphTargetInfluences;
       const e = mk.samples[k].meshes[0];
       const pos = morph(g, 'position', w), nrm = morph(g, 'normal', w);
+      const p = new THREE.Vector3();
+      for (let v = 0; v < pos.length; v += 3) {
+        p.set(pos[v], pos[v + 1], pos[v + 2]).applyMatrix4(world);
+        pos[v] = p.x, pos[v + 1] = p.y, pos[v + 2] = p.z;
+      }
       const inV = new Array(e.positions.length).fill(NaN), inVn = new Array(e.normals.length).fill(0);
       for (let v = 0; v < objV.count; v++) {
         for (let c = 0; c < 3; c++) inV[3 * objV.getX(v) + c] = pos[3 * v + c];
@@ -231,8 +245,8 @@ for (const dir of units) {
         if (j >= 0) for (let c = 0; c < 3; c++) inVn[3 * j + c] = nrm[3 * v + c];
       }
       const at = `${path.basename(glb)} ${clip.name} t=${t}`;
-      compare(`${at} positions`, e.positions, inV, 1e-5);
-      compare(`${at} normals`, e.normals, inVn, 1e-4);
+      compare(`${at} positions`, e.positions, inV, posTol);
+      compare(`${at} normals`, e.normals, inVn, normalTol);
     });
   }
 }

@@ -31,6 +31,12 @@ static void help(FILE *out)
             "  --out-dir DIR    pack every unit of a library root (or one unit) into\n"
             "                   DIR/<unit>.glb\n"
             "  -j N             units packed in parallel (default: the number of cores)\n"
+            "  --max-error E    largest position error, relative to the unit's size\n"
+            "                   (the diagonal of its bounding box; default 1e-4)\n"
+            "  --bits N         position grid of N bits (1..15) instead of the fewest\n"
+            "                   that keep --max-error\n"
+            "  --normal-bits N  8 (default) or 16\n"
+            "  --plain          float and dense: no quantization, no sparse targets\n"
             "  --quiet          no summary table\n\n"
             "exit codes: 0 success, 1 a unit is invalid or could not be written,\n"
             "2 usage error\n");
@@ -119,7 +125,7 @@ typedef struct job {
     mk_report report; /* kept for printing when the unit is invalid */
 } job;
 
-static void pack_one(job *j)
+static void pack_one(job *j, const mk_pack_options *options)
 {
     mk_unit *unit = NULL;
     mk_error err;
@@ -131,7 +137,7 @@ static void pack_one(job *j)
     void *data = NULL;
     size_t size = 0;
     j->bytes_before = unit->bytes_on_disk;
-    if (mk_unit_pack(unit, NULL, NULL, &data, &size, &j->stats, &err) != MK_OK) {
+    if (mk_unit_pack(unit, options, NULL, &data, &size, &j->stats, &err) != MK_OK) {
         char buf[MK_ERROR_FILE_MAX + MK_ERROR_MESSAGE_MAX + 32];
         mk_error_format(&err, buf, sizeof buf);
         snprintf(j->message, sizeof j->message, "%s: %s", j->unit_path, buf);
@@ -175,6 +181,7 @@ static void print_report(const job *j)
 
 typedef struct pool {
     job *jobs;
+    const mk_pack_options *options;
     uint32_t count, next, done;
     bool progress;
     pthread_mutex_t lock;
@@ -189,7 +196,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&p->lock);
         if (i == MK_NONE)
             return NULL;
-        pack_one(&p->jobs[i]);
+        pack_one(&p->jobs[i], p->options);
         pthread_mutex_lock(&p->lock);
         p->done++;
         if (p->progress)
@@ -198,9 +205,9 @@ static void *worker(void *arg)
     }
 }
 
-static void run_jobs(job *jobs, uint32_t count, uint32_t threads)
+static void run_jobs(job *jobs, const mk_pack_options *options, uint32_t count, uint32_t threads)
 {
-    pool p = {jobs, count, 0, 0, count > 1 && isatty(2), PTHREAD_MUTEX_INITIALIZER};
+    pool p = {jobs, options, count, 0, 0, count > 1 && isatty(2), PTHREAD_MUTEX_INITIALIZER};
     if (threads > count)
         threads = count;
     pthread_t *t = threads > 1 ? malloc(threads * sizeof *t) : NULL;
@@ -219,8 +226,8 @@ static void run_jobs(job *jobs, uint32_t count, uint32_t threads)
 
 static void print_summary(const job *jobs, uint32_t count)
 {
-    printf("%-20s %7s %8s %12s %12s %7s %11s\n", "unit", "frames", "targets", "bytes before",
-           "bytes after", "ratio", "max error");
+    printf("%-20s %7s %8s %12s %12s %7s %5s %11s %11s\n", "unit", "frames", "targets",
+           "bytes before", "bytes after", "ratio", "bits", "max error", "of size");
     for (uint32_t i = 0; i < count; i++) {
         const job *j = &jobs[i];
         const char *name = strrchr(j->out_path, '/');
@@ -230,9 +237,13 @@ static void print_summary(const job *jobs, uint32_t count)
             continue;
         }
         double ratio = j->bytes_before ? 100.0 * (double)j->stats.bytes / (double)j->bytes_before : 0;
-        printf("%-20s %7u %8u %12llu %12zu %6.1f%% %11.3g\n", name, j->stats.frame_count,
-               j->stats.target_count, (unsigned long long)j->bytes_before, j->stats.bytes, ratio,
-               j->stats.max_position_error);
+        char bits[16];
+        snprintf(bits, sizeof bits, "%u", j->stats.position_bits);
+        double rel = j->stats.unit_size > 0 ? j->stats.max_position_error / j->stats.unit_size : 0;
+        printf("%-20s %7u %8u %12llu %12zu %6.1f%% %5s %11.3g %11.3g\n", name,
+               j->stats.frame_count, j->stats.target_count, (unsigned long long)j->bytes_before,
+               j->stats.bytes, ratio, j->stats.position_bits ? bits : "float",
+               j->stats.max_position_error, rel);
     }
 }
 
@@ -256,6 +267,8 @@ int mk_cmd_pack(int argc, char **argv)
     const char *input = NULL, *out_file = NULL, *out_dir = NULL;
     long threads = sysconf(_SC_NPROCESSORS_ONLN);
     bool quiet = false;
+    mk_pack_options po;
+    memset(&po, 0, sizeof po);
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -275,6 +288,25 @@ int mk_cmd_pack(int argc, char **argv)
             }
         } else if (strcmp(arg, "--quiet") == 0) {
             quiet = true;
+        } else if (strcmp(arg, "--plain") == 0) {
+            po.plain = true;
+        } else if ((strcmp(arg, "--bits") == 0 || strcmp(arg, "--normal-bits") == 0) && has_value) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            bool normal = arg[2] == 'n';
+            if (*end || (normal ? v != 8 && v != 16 : v < 1 || v > 15)) {
+                mk_cli_fail("pack: %s wants %s, not '%s'", arg, normal ? "8 or 16" : "1..15",
+                            argv[i]);
+                return MK_EXIT_USAGE;
+            }
+            *(normal ? &po.normal_bits : &po.position_bits) = (uint32_t)v;
+        } else if (strcmp(arg, "--max-error") == 0 && has_value) {
+            char *end;
+            po.max_position_error = strtod(argv[++i], &end);
+            if (*end || !(po.max_position_error > 0) || po.max_position_error >= 1) {
+                mk_cli_fail("pack: --max-error wants a number in (0, 1), not '%s'", argv[i]);
+                return MK_EXIT_USAGE;
+            }
         } else if (arg[0] == '-') {
             mk_cli_fail("pack: unknown option or missing value '%s' (see morphkit pack --help)", arg);
             return MK_EXIT_USAGE;
@@ -323,7 +355,7 @@ int mk_cmd_pack(int argc, char **argv)
             exit_code = MK_EXIT_INVALID;
     }
     if (exit_code == MK_EXIT_OK) {
-        run_jobs(jobs, count, (uint32_t)threads);
+        run_jobs(jobs, &po, count, (uint32_t)threads);
         for (uint32_t i = 0; i < count; i++) {
             print_report(&jobs[i]);
             if (jobs[i].exit_code != MK_EXIT_OK)
