@@ -2,7 +2,7 @@
 # The one list of Debian packages morphkit needs; installs the missing ones
 # (as root, or through sudo). Used by `make demo` and `make test`.
 set -e
-PACKAGES="build-essential cmake pkg-config libjsmn-dev libtinyobjloader-dev libtinygltf-dev
+PACKAGES="build-essential cmake pkg-config libjsmn-dev libmeshoptimizer-dev libtinyobjloader-dev libtinygltf-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libglfw3-dev libpng-dev libgif-dev
   glslang-tools xvfb xauth"
 

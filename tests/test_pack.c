@@ -243,10 +243,12 @@ static void check_same_playback(const mk_unit *a, const mk_unit *b, double tol, 
 
 /* The forms a unit is packed in by the tests. */
 static const mk_pack_options MODES[] = {
-    {true, 0, 0, 0},     /* plain float */
-    {false, 0, 0, 0},    /* the default: quantized within 1e-4 of the size, sparse */
-    {false, 15, 0, 16},  /* finest grid, 16-bit normals */
-    {false, 0, 1e-3, 0}, /* a coarser bound */
+    {true, 0, 0, 0, false},     /* plain float */
+    {false, 0, 0, 0, false},    /* the default: quantized within 1e-4 of the size, sparse */
+    {false, 15, 0, 16, false},  /* finest grid, 16-bit normals */
+    {false, 0, 1e-3, 0, false}, /* a coarser bound */
+    {false, 0, 0, 0, true},     /* the default, meshopt-compressed */
+    {true, 0, 0, 0, true},      /* plain float, meshopt-compressed */
 };
 #define MODE_COUNT (sizeof MODES / sizeof MODES[0])
 

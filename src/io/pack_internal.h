@@ -43,6 +43,16 @@ enum {
     MK_PACK_ELEMENT_ARRAY_BUFFER = 34963
 };
 
+/* One bufferView: where it lies in the binary chunk and how meshopt may
+ * encode it. */
+typedef struct mk_pack_view {
+    size_t offset, length;
+    uint32_t stride;     /* byteStride written (0: none) */
+    uint32_t target;     /* 0: none */
+    uint32_t element;    /* bytes of one element (for the meshopt codec) */
+    uint32_t index_size; /* 2 or 4: a triangle index buffer; 0: other data */
+} mk_pack_view;
+
 typedef struct mk_pack_writer {
     const mk_allocator *allocator;
     mk_pack_buf bin, views, accessors, meshes, animations, json;
@@ -50,9 +60,21 @@ typedef struct mk_pack_writer {
 } mk_pack_writer;
 
 /* Appends data as a new bufferView (4-byte aligned); stride 0: none, target
- * 0: none. Returns its index. */
+ * 0: none; element: bytes of one element (the stride, or the tight size).
+ * Returns its index. */
 uint32_t mk_pack_add_view(mk_pack_writer *w, const void *data, size_t bytes, uint32_t stride,
-                          uint32_t target);
+                          uint32_t target, uint32_t element);
+
+static inline mk_pack_view *mk_pack_views(const mk_pack_writer *w)
+{
+    return (mk_pack_view *)w->views.data;
+}
+
+/* EXT_meshopt_compression (pack_compress.c): replaces w->bin by the encoded
+ * views and writes the bufferViews JSON (with the extension, over a
+ * fallback buffer 1 of *fallback_size bytes) into out. */
+mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback_size,
+                           mk_error *err);
 
 typedef struct mk_pack_accessor {
     uint32_t view;           /* MK_NONE: no bufferView (zeros, then sparse values) */

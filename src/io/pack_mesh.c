@@ -153,7 +153,7 @@ static uint32_t put_attr(mesh_ctx *m, const int32_t *iv, const float *fv, uint32
                 if (nz)
                     put_component(m->bytes + isize * k++, (uint32_t)itype, (int32_t)v, 0.0f);
             }
-            a.sparse_indices_view = mk_pack_add_view(m->w, m->bytes, isize * nnz, 0, 0);
+            a.sparse_indices_view = mk_pack_add_view(m->w, m->bytes, isize * nnz, 0, 0, (uint32_t)isize);
             k = 0;
             for (uint32_t v = 0; v < n; v++) {
                 bool nz = false;
@@ -168,7 +168,7 @@ static uint32_t put_attr(mesh_ctx *m, const int32_t *iv, const float *fv, uint32
                 }
                 k++;
             }
-            a.sparse_values_view = mk_pack_add_view(m->w, m->bytes, (size_t)esize * nnz, 0, 0);
+            a.sparse_values_view = mk_pack_add_view(m->w, m->bytes, (size_t)esize * nnz, 0, 0, esize);
             a.sparse_count = nnz;
             a.sparse_index_type = itype;
         }
@@ -185,7 +185,7 @@ static uint32_t put_attr(mesh_ctx *m, const int32_t *iv, const float *fv, uint32
                           fv ? fv[i] : 0.0f);
         }
     a.view = mk_pack_add_view(m->w, m->bytes, dense, stride != esize ? stride : 0,
-                              MK_PACK_ARRAY_BUFFER);
+                              MK_PACK_ARRAY_BUFFER, stride);
     return mk_pack_add_accessor(m->w, &a);
 }
 
@@ -360,7 +360,8 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
         for (uint32_t i = 0; i < s->index_count; i++)
             put_component(m->bytes + 2 * (size_t)i, MK_PACK_UNSIGNED_SHORT,
                           (int32_t)s->indices[i], 0.0f);
-    mk_pack_accessor a = {mk_pack_add_view(m->w, m->bytes, ib, 0, MK_PACK_ELEMENT_ARRAY_BUFFER),
+    mk_pack_accessor a = {mk_pack_add_view(m->w, m->bytes, ib, 0, MK_PACK_ELEMENT_ARRAY_BUFFER,
+                                           n <= 65536 ? 2 : 4),
                           n <= 65536 ? MK_PACK_UNSIGNED_SHORT : MK_PACK_UNSIGNED_INT,
                           false, s->index_count, "SCALAR", 1, NULL, NULL, 0, 0, 0, 0};
     id->indices = mk_pack_add_accessor(m->w, &a);

@@ -11,19 +11,29 @@
 #include "pack_internal.h"
 
 uint32_t mk_pack_add_view(mk_pack_writer *w, const void *data, size_t bytes, uint32_t stride,
-                          uint32_t target)
+                          uint32_t target, uint32_t element)
 {
     mk_pack_buf_align(&w->bin, 4, 0);
-    size_t offset = w->bin.size;
+    mk_pack_view v = {w->bin.size, bytes, stride, target, element,
+                      target == MK_PACK_ELEMENT_ARRAY_BUFFER ? element : 0};
     mk_pack_buf_append(&w->bin, data, bytes);
-    mk_pack_buf_printf(&w->views, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu",
-                       w->view_count ? "," : "", offset, bytes);
-    if (stride)
-        mk_pack_buf_printf(&w->views, ",\"byteStride\":%u", stride);
-    if (target)
-        mk_pack_buf_printf(&w->views, ",\"target\":%u", target);
-    mk_pack_buf_append(&w->views, "}", 1);
+    mk_pack_buf_append(&w->views, &v, sizeof v);
     return w->view_count++;
+}
+
+/* The bufferViews JSON of an uncompressed file. */
+static void write_views(const mk_pack_writer *w, mk_pack_buf *b)
+{
+    for (uint32_t i = 0; i < w->view_count; i++) {
+        const mk_pack_view *v = &mk_pack_views(w)[i];
+        mk_pack_buf_printf(b, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu",
+                           i ? "," : "", v->offset, v->length);
+        if (v->stride)
+            mk_pack_buf_printf(b, ",\"byteStride\":%u", v->stride);
+        if (v->target)
+            mk_pack_buf_printf(b, ",\"target\":%u", v->target);
+        mk_pack_buf_append(b, "}", 1);
+    }
 }
 
 uint32_t mk_pack_add_accessor(mk_pack_writer *w, const mk_pack_accessor *a)
@@ -112,7 +122,7 @@ static mk_status write_animations(mk_pack_writer *w, const mk_unit *u,
         if (st != MK_OK)
             return st;
         double tmin = k.times[0], tmax = k.times[k.key_count - 1];
-        mk_pack_accessor in = {mk_pack_add_view(w, k.times, (size_t)k.key_count * 4, 0, 0),
+        mk_pack_accessor in = {mk_pack_add_view(w, k.times, (size_t)k.key_count * 4, 0, 0, 4),
                                MK_PACK_FLOAT, false, k.key_count, "SCALAR", 1, &tmin, &tmax,
                                0, 0, 0, 0};
         const bool cubic = k.interpolation == MK_INTERPOLATION_CUBICSPLINE;
@@ -124,11 +134,11 @@ static mk_status write_animations(mk_pack_writer *w, const mk_unit *u,
             uint8_t *q = (uint8_t *)k.values; /* in place: byte i from float i, i ascending */
             for (size_t i = 0; i < values; i++)
                 q[i] = k.values[i] > 0.5f ? 255 : 0;
-            out.view = mk_pack_add_view(w, q, values, 0, 0);
+            out.view = mk_pack_add_view(w, q, values, 0, 0, 1);
             out.component_type = MK_PACK_UNSIGNED_BYTE;
             out.normalized = true;
         } else {
-            out.view = mk_pack_add_view(w, k.values, values * 4, 0, 0);
+            out.view = mk_pack_add_view(w, k.values, values * 4, 0, 0, 4);
         }
         uint32_t in_id = mk_pack_add_accessor(w, &in), out_id = mk_pack_add_accessor(w, &out);
         const char *interp = k.interpolation == MK_INTERPOLATION_STEP          ? "STEP"
@@ -290,12 +300,24 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     mk_pack_buf_align(&w.bin, 4, 0);
 
     mk_pack_buf *j = &w.json;
-    const bool quantized = !(options && options->plain);
+    const bool quantized = !(options && options->plain), compress = options && options->compress;
+    mk_pack_buf views = {NULL, 0, 0, allocator, false};
+    size_t fallback = 0;
+    if (compress) {
+        if ((st = mk_pack_compress(&w, &views, &fallback, err)) != MK_OK) {
+            mk_pack_buf_free(&views);
+            goto done;
+        }
+    } else {
+        write_views(&w, &views);
+    }
     mk_pack_buf_printf(j, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"morphkit %s\"},",
                        MK_VERSION_STRING);
-    if (quantized)
-        mk_pack_buf_printf(j, "\"extensionsUsed\":[\"KHR_mesh_quantization\"],"
-                              "\"extensionsRequired\":[\"KHR_mesh_quantization\"],");
+    for (int k = 0; (quantized || compress) && k < 2; k++)
+        mk_pack_buf_printf(j, "\"%s\":[%s%s%s],", k ? "extensionsRequired" : "extensionsUsed",
+                           quantized ? "\"KHR_mesh_quantization\"" : "",
+                           quantized && compress ? "," : "",
+                           compress ? "\"EXT_meshopt_compression\"" : "");
     mk_pack_buf_printf(j, "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":");
     mk_pack_buf_json_string(j, unit->name);
     mk_pack_buf_printf(j, ",\"mesh\":0");
@@ -318,8 +340,16 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     mk_pack_buf_printf(j, "],\"accessors\":[");
     mk_pack_buf_append(j, w.accessors.data, w.accessors.size);
     mk_pack_buf_printf(j, "],\"bufferViews\":[");
-    mk_pack_buf_append(j, w.views.data, w.views.size);
-    mk_pack_buf_printf(j, "],\"buffers\":[{\"byteLength\":%zu}],", w.bin.size);
+    mk_pack_buf_append(j, views.data, views.size);
+    if (views.failed)
+        j->failed = true;
+    mk_pack_buf_free(&views);
+    mk_pack_buf_printf(j, "],\"buffers\":[{\"byteLength\":%zu}", w.bin.size);
+    if (compress)
+        mk_pack_buf_printf(j, ",{\"byteLength\":%zu,\"extensions\":{\"EXT_meshopt_compression\":"
+                              "{\"fallback\":true}}}",
+                           fallback);
+    mk_pack_buf_printf(j, "],");
     if (w.animation_count) {
         mk_pack_buf_printf(j, "\"animations\":[");
         mk_pack_buf_append(j, w.animations.data, w.animations.size);

@@ -37,6 +37,8 @@ static void help(FILE *out)
             "                   that keep --max-error\n"
             "  --normal-bits N  8 (default) or 16\n"
             "  --plain          float and dense: no quantization, no sparse targets\n"
+            "  --compress       EXT_meshopt_compression (meshoptimizer) on all data:\n"
+            "                   smaller, for viewers with a meshopt decoder\n"
             "  --quiet          no summary table\n\n"
             "exit codes: 0 success, 1 a unit is invalid or could not be written,\n"
             "2 usage error\n");
@@ -290,6 +292,8 @@ int mk_cmd_pack(int argc, char **argv)
             quiet = true;
         } else if (strcmp(arg, "--plain") == 0) {
             po.plain = true;
+        } else if (strcmp(arg, "--compress") == 0) {
+            po.compress = true;
         } else if ((strcmp(arg, "--bits") == 0 || strcmp(arg, "--normal-bits") == 0) && has_value) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
