@@ -53,17 +53,47 @@ typedef struct mk_pack_view {
     uint32_t index_size; /* 2 or 4: a triangle index buffer; 0: other data */
 } mk_pack_view;
 
+/* Data of one kind and layout, gathered into one bufferView: fewer views
+ * make a smaller document and longer streams for the meshopt codec. */
+typedef struct mk_pack_group {
+    mk_pack_buf data;
+    uint32_t kind, stride, target, element;
+} mk_pack_group;
+
+#define MK_PACK_MAX_GROUPS 32
+
 typedef struct mk_pack_writer {
     const mk_allocator *allocator;
     mk_pack_buf bin, views, accessors, meshes, animations, json;
     uint32_t view_count, accessor_count, animation_count;
+    mk_pack_group groups[MK_PACK_MAX_GROUPS];
+    uint32_t group_count;
+    bool failed; /* out of groups or memory */
 } mk_pack_writer;
 
-/* Appends data as a new bufferView (4-byte aligned); stride 0: none, target
- * 0: none; element: bytes of one element (the stride, or the tight size).
- * Returns its index. */
-uint32_t mk_pack_add_view(mk_pack_writer *w, const void *data, size_t bytes, uint32_t stride,
-                          uint32_t target, uint32_t element);
+/* Kinds of data (views are never shared between kinds). */
+enum {
+    MK_PACK_KIND_POSITION = 1,
+    MK_PACK_KIND_NORMAL,
+    MK_PACK_KIND_TEXCOORD,
+    MK_PACK_KIND_MAP,
+    MK_PACK_KIND_INDEX,
+    MK_PACK_KIND_SPARSE_INDEX,
+    MK_PACK_KIND_SPARSE_POSITION,
+    MK_PACK_KIND_SPARSE_NORMAL,
+    MK_PACK_KIND_TIME,
+    MK_PACK_KIND_WEIGHT
+};
+
+/* Appends data (4-byte aligned) to the view of its kind and layout: stride
+ * 0: none, target 0: none, element: bytes of one element (the stride, or
+ * the tight size; for an index buffer 2 or 4). Returns the view index and
+ * the data's byte offset in it (*offset). */
+uint32_t mk_pack_add_view(mk_pack_writer *w, uint32_t kind, const void *data, size_t bytes,
+                          uint32_t stride, uint32_t target, uint32_t element, size_t *offset);
+
+/* Lays the views out in w->bin (w->views: their mk_pack_view records). */
+void mk_pack_finish_views(mk_pack_writer *w);
 
 static inline mk_pack_view *mk_pack_views(const mk_pack_writer *w)
 {
@@ -78,6 +108,7 @@ mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback
 
 typedef struct mk_pack_accessor {
     uint32_t view;           /* MK_NONE: no bufferView (zeros, then sparse values) */
+    size_t byte_offset;      /* in the view */
     uint32_t component_type; /* MK_PACK_* */
     bool normalized;
     uint32_t count;
@@ -86,6 +117,7 @@ typedef struct mk_pack_accessor {
     const double *min, *max; /* components each, or NULL */
     uint32_t sparse_count;   /* 0: not sparse */
     uint32_t sparse_indices_view, sparse_index_type, sparse_values_view;
+    size_t sparse_indices_offset, sparse_values_offset;
 } mk_pack_accessor;
 
 uint32_t mk_pack_add_accessor(mk_pack_writer *w, const mk_pack_accessor *a);

@@ -117,8 +117,8 @@ static const char *type_name(uint32_t comps)
  * sparse_ok it is written sparse when that is smaller (or with no data when
  * all zero); bounds adds min/max. Returns the accessor, MK_NONE for out of
  * memory. */
-static uint32_t put_attr(mesh_ctx *m, const int32_t *iv, const float *fv, uint32_t comps,
-                         uint32_t ct, bool normalized, bool sparse_ok, bool bounds)
+static uint32_t put_attr(mesh_ctx *m, uint32_t kind, const int32_t *iv, const float *fv,
+                         uint32_t comps, uint32_t ct, bool normalized, bool sparse_ok, bool bounds)
 {
     const uint32_t n = m->n, csize = component_size(ct), esize = comps * csize;
     const uint32_t stride = (esize + 3) & ~3u;
@@ -139,8 +139,10 @@ static uint32_t put_attr(mesh_ctx *m, const int32_t *iv, const float *fv, uint32
     const uint32_t itype = n <= 65536 ? MK_PACK_UNSIGNED_SHORT : MK_PACK_UNSIGNED_INT;
     const size_t isize = itype == MK_PACK_UNSIGNED_SHORT ? 2 : 4;
     const size_t dense = (size_t)n * stride, sparse = (size_t)nnz * (isize + esize) + 3;
-    mk_pack_accessor a = {MK_NONE, ct, normalized, n, type_name(comps), comps,
-                          bounds ? min : NULL, bounds ? max : NULL, 0, 0, 0, 0};
+    mk_pack_accessor a = {MK_NONE, 0, ct, normalized, n, type_name(comps), comps,
+                          bounds ? min : NULL, bounds ? max : NULL, 0, 0, 0, 0, 0, 0};
+    const uint32_t sparse_kind =
+        kind == MK_PACK_KIND_NORMAL ? MK_PACK_KIND_SPARSE_NORMAL : MK_PACK_KIND_SPARSE_POSITION;
     if (sparse_ok && (nnz == 0 || sparse < dense)) {
         if (nnz) {
             if (!ensure_bytes(m, (size_t)nnz * (isize > esize ? isize : esize)))
@@ -153,7 +155,9 @@ static uint32_t put_attr(mesh_ctx *m, const int32_t *iv, const float *fv, uint32
                 if (nz)
                     put_component(m->bytes + isize * k++, (uint32_t)itype, (int32_t)v, 0.0f);
             }
-            a.sparse_indices_view = mk_pack_add_view(m->w, m->bytes, isize * nnz, 0, 0, (uint32_t)isize);
+            a.sparse_indices_view =
+                mk_pack_add_view(m->w, MK_PACK_KIND_SPARSE_INDEX, m->bytes, isize * nnz, 0, 0,
+                                 (uint32_t)isize, &a.sparse_indices_offset);
             k = 0;
             for (uint32_t v = 0; v < n; v++) {
                 bool nz = false;
@@ -168,7 +172,9 @@ static uint32_t put_attr(mesh_ctx *m, const int32_t *iv, const float *fv, uint32
                 }
                 k++;
             }
-            a.sparse_values_view = mk_pack_add_view(m->w, m->bytes, (size_t)esize * nnz, 0, 0, esize);
+            a.sparse_values_view = mk_pack_add_view(m->w, sparse_kind, m->bytes,
+                                                    (size_t)esize * nnz, 0, 0, esize,
+                                                    &a.sparse_values_offset);
             a.sparse_count = nnz;
             a.sparse_index_type = itype;
         }
@@ -184,8 +190,9 @@ static uint32_t put_attr(mesh_ctx *m, const int32_t *iv, const float *fv, uint32
             put_component(m->bytes + (size_t)stride * v + csize * c, ct, iv ? iv[i] : 0,
                           fv ? fv[i] : 0.0f);
         }
-    a.view = mk_pack_add_view(m->w, m->bytes, dense, stride != esize ? stride : 0,
-                              MK_PACK_ARRAY_BUFFER, stride);
+    /* byteStride always: views are shared by accessors (glTF then requires it) */
+    a.view = mk_pack_add_view(m->w, kind, m->bytes, dense, stride,
+                              MK_PACK_ARRAY_BUFFER, stride, &a.byte_offset);
     return mk_pack_add_accessor(m->w, &a);
 }
 
@@ -301,23 +308,23 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
     const uint32_t n = m->n;
     if (m->qpos) {
         quantize_positions(m, 0, m->qb); /* qb keeps the base grid values */
-        id->position = put_attr(m, m->qb, NULL, 3, MK_PACK_SHORT, false, false, true);
+        id->position = put_attr(m, MK_PACK_KIND_POSITION, m->qb, NULL, 3, MK_PACK_SHORT, false, false, true);
         m->st->max_position_error = position_error(m, 0, m->qb, NULL);
     } else {
-        id->position = put_attr(m, NULL, s->positions, 3, MK_PACK_FLOAT, false, false, true);
+        id->position = put_attr(m, MK_PACK_KIND_POSITION, NULL, s->positions, 3, MK_PACK_FLOAT, false, false, true);
     }
     if (s->normals) {
         if (m->plain) {
             for (uint32_t v = 0; v < n; v++)
                 fix_normal(mk_frame_set_normals(s, 0) + 3 * (size_t)v, nbase + 3 * (size_t)v);
-            id->normal = put_attr(m, NULL, nbase, 3, MK_PACK_FLOAT, false, false, false);
+            id->normal = put_attr(m, MK_PACK_KIND_NORMAL, NULL, nbase, 3, MK_PACK_FLOAT, false, false, false);
         } else {
             /* qa: the base normal grid values, kept for the targets */
             quantize_normals(m, 0, m->qa);
             for (size_t i = 0; i < 3 * (size_t)n; i++)
                 nbase[i] = snorm(m->qa[i], m->nmax);
             uint32_t ct = m->nmax > 127 ? MK_PACK_SHORT : MK_PACK_BYTE;
-            id->normal = put_attr(m, m->qa, NULL, 3, ct, true, false, false);
+            id->normal = put_attr(m, MK_PACK_KIND_NORMAL, m->qa, NULL, 3, ct, true, false, false);
         }
         double e = normal_error(m, 0, nbase, NULL);
         m->st->max_normal_error = e > m->st->max_normal_error ? e : m->st->max_normal_error;
@@ -330,9 +337,9 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
             int32_t *ti = m->qa + 3 * (size_t)n; /* the half the targets use later */
             for (size_t i = 0; i < 2 * (size_t)n; i++)
                 ti[i] = (int32_t)lroundf(s->texcoords[i] * 65535.0f);
-            id->texcoord = put_attr(m, ti, NULL, 2, MK_PACK_UNSIGNED_SHORT, true, false, false);
+            id->texcoord = put_attr(m, MK_PACK_KIND_TEXCOORD, ti, NULL, 2, MK_PACK_UNSIGNED_SHORT, true, false, false);
         } else {
-            id->texcoord = put_attr(m, NULL, s->texcoords, 2, MK_PACK_FLOAT, false, false, false);
+            id->texcoord = put_attr(m, MK_PACK_KIND_TEXCOORD, NULL, s->texcoords, 2, MK_PACK_FLOAT, false, false, false);
         }
     }
     /* glTF allows no UNSIGNED_INT attributes: the numbers are exact floats
@@ -340,14 +347,14 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
     float *f = m->fb;
     for (uint32_t v = 0; v < n; v++)
         f[v] = (float)m->u->source_index[v];
-    id->obj_v = put_attr(m, NULL, f, 1, MK_PACK_FLOAT, false, false, false);
+    id->obj_v = put_attr(m, MK_PACK_KIND_MAP, NULL, f, 1, MK_PACK_FLOAT, false, false, false);
     if (s->normals) {
         for (uint32_t v = 0; v < n; v++)
             f[v] = -1.0f;
         for (uint32_t j = 0; j < m->u->normal_count; j++)
             if (m->u->normal_vertex[j] != MK_NONE)
                 f[m->u->normal_vertex[j]] = (float)j;
-        id->obj_vn = put_attr(m, NULL, f, 1, MK_PACK_FLOAT, false, false, false);
+        id->obj_vn = put_attr(m, MK_PACK_KIND_MAP, NULL, f, 1, MK_PACK_FLOAT, false, false, false);
     }
     size_t ib = (size_t)s->index_count * (n <= 65536 ? 2 : 4);
     if (!ensure_bytes(m, ib)) {
@@ -360,10 +367,10 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
         for (uint32_t i = 0; i < s->index_count; i++)
             put_component(m->bytes + 2 * (size_t)i, MK_PACK_UNSIGNED_SHORT,
                           (int32_t)s->indices[i], 0.0f);
-    mk_pack_accessor a = {mk_pack_add_view(m->w, m->bytes, ib, 0, MK_PACK_ELEMENT_ARRAY_BUFFER,
-                                           n <= 65536 ? 2 : 4),
-                          n <= 65536 ? MK_PACK_UNSIGNED_SHORT : MK_PACK_UNSIGNED_INT,
-                          false, s->index_count, "SCALAR", 1, NULL, NULL, 0, 0, 0, 0};
+    mk_pack_accessor a = {0, 0, n <= 65536 ? MK_PACK_UNSIGNED_SHORT : MK_PACK_UNSIGNED_INT,
+                          false, s->index_count, "SCALAR", 1, NULL, NULL, 0, 0, 0, 0, 0, 0};
+    a.view = mk_pack_add_view(m->w, MK_PACK_KIND_INDEX, m->bytes, ib, 0,
+                              MK_PACK_ELEMENT_ARRAY_BUFFER, n <= 65536 ? 2 : 4, &a.byte_offset);
     id->indices = mk_pack_add_accessor(m->w, &a);
     return MK_OK;
 }
@@ -387,7 +394,7 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
         e = position_error(m, f, q, NULL);
         for (size_t i = 0; i < n3; i++)
             q[i] -= m->qb[i];
-        *pos = put_attr(m, q, NULL, 3, big <= 127 ? MK_PACK_BYTE : MK_PACK_SHORT, false, true,
+        *pos = put_attr(m, MK_PACK_KIND_POSITION, q, NULL, 3, big <= 127 ? MK_PACK_BYTE : MK_PACK_SHORT, false, true,
                         true);
     } else {
         float *d = m->fa;
@@ -396,7 +403,7 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
             m->fb[i] = base[i] + d[i];
         }
         e = position_error(m, f, NULL, m->fb);
-        *pos = put_attr(m, NULL, d, 3, MK_PACK_FLOAT, false, !m->plain, true);
+        *pos = put_attr(m, MK_PACK_KIND_POSITION, NULL, d, 3, MK_PACK_FLOAT, false, !m->plain, true);
     }
     m->st->max_position_error = e > m->st->max_position_error ? e : m->st->max_position_error;
     *nrm = MK_NONE;
@@ -411,7 +418,7 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
             for (int c = 0; c < 3; c++)
                 d[3 * (size_t)v + c] = exact_delta(nbase[3 * (size_t)v + c], a[c]);
         }
-        *nrm = put_attr(m, NULL, d, 3, MK_PACK_FLOAT, false, false, false);
+        *nrm = put_attr(m, MK_PACK_KIND_NORMAL, NULL, d, 3, MK_PACK_FLOAT, false, false, false);
     } else {
         int32_t *q = m->qa + n3, big = 0;
         quantize_normals(m, f, q);
@@ -422,13 +429,13 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
         if ((float)big <= m->nmax) {
             for (size_t i = 0; i < n3; i++)
                 d[i] = snorm(q[i], m->nmax);
-            *nrm = put_attr(m, q, NULL, 3, m->nmax > 127 ? MK_PACK_SHORT : MK_PACK_BYTE, true,
+            *nrm = put_attr(m, MK_PACK_KIND_NORMAL, q, NULL, 3, m->nmax > 127 ? MK_PACK_SHORT : MK_PACK_BYTE, true,
                             true, false);
         } else {
             /* a delta beyond [-1, 1] (a normal turned more than 90 degrees) */
             for (size_t i = 0; i < n3; i++)
                 d[i] = exact_delta(nbase[i], snorm(q[i] + m->qa[i], m->nmax));
-            *nrm = put_attr(m, NULL, d, 3, MK_PACK_FLOAT, false, true, false);
+            *nrm = put_attr(m, MK_PACK_KIND_NORMAL, NULL, d, 3, MK_PACK_FLOAT, false, true, false);
         }
     }
     e = normal_error(m, f, nbase, d);

@@ -10,15 +10,49 @@
 
 #include "pack_internal.h"
 
-uint32_t mk_pack_add_view(mk_pack_writer *w, const void *data, size_t bytes, uint32_t stride,
-                          uint32_t target, uint32_t element)
+uint32_t mk_pack_add_view(mk_pack_writer *w, uint32_t kind, const void *data, size_t bytes,
+                          uint32_t stride, uint32_t target, uint32_t element, size_t *offset)
 {
-    mk_pack_buf_align(&w->bin, 4, 0);
-    mk_pack_view v = {w->bin.size, bytes, stride, target, element,
-                      target == MK_PACK_ELEMENT_ARRAY_BUFFER ? element : 0};
-    mk_pack_buf_append(&w->bin, data, bytes);
-    mk_pack_buf_append(&w->views, &v, sizeof v);
-    return w->view_count++;
+    uint32_t g = 0;
+    while (g < w->group_count &&
+           (w->groups[g].kind != kind || w->groups[g].stride != stride ||
+            w->groups[g].target != target || w->groups[g].element != element))
+        g++;
+    if (g == MK_PACK_MAX_GROUPS) {
+        w->failed = true;
+        *offset = 0;
+        return 0;
+    }
+    mk_pack_group *gr = &w->groups[g];
+    if (g == w->group_count) {
+        memset(gr, 0, sizeof *gr);
+        gr->data.allocator = w->allocator;
+        gr->kind = kind;
+        gr->stride = stride;
+        gr->target = target;
+        gr->element = element;
+        w->group_count++;
+    }
+    mk_pack_buf_align(&gr->data, 4, 0);
+    *offset = gr->data.size;
+    mk_pack_buf_append(&gr->data, data, bytes);
+    w->failed |= gr->data.failed;
+    return g;
+}
+
+void mk_pack_finish_views(mk_pack_writer *w)
+{
+    for (uint32_t g = 0; g < w->group_count; g++) {
+        mk_pack_group *gr = &w->groups[g];
+        mk_pack_buf_align(&w->bin, 4, 0);
+        mk_pack_view v = {w->bin.size, gr->data.size, gr->stride, gr->target, gr->element,
+                          gr->target == MK_PACK_ELEMENT_ARRAY_BUFFER ? gr->element : 0};
+        mk_pack_buf_append(&w->bin, gr->data.data, gr->data.size);
+        mk_pack_buf_append(&w->views, &v, sizeof v);
+        mk_pack_buf_free(&gr->data);
+    }
+    w->view_count = w->views.failed ? 0 : w->group_count;
+    w->failed |= w->views.failed || w->bin.failed;
 }
 
 /* The bufferViews JSON of an uncompressed file. */
@@ -42,6 +76,8 @@ uint32_t mk_pack_add_accessor(mk_pack_writer *w, const mk_pack_accessor *a)
     mk_pack_buf_printf(b, "%s{", w->accessor_count ? "," : "");
     if (a->view != MK_NONE)
         mk_pack_buf_printf(b, "\"bufferView\":%u,", a->view);
+    if (a->view != MK_NONE && a->byte_offset)
+        mk_pack_buf_printf(b, "\"byteOffset\":%zu,", a->byte_offset);
     mk_pack_buf_printf(b, "\"componentType\":%u,%s\"count\":%u,\"type\":\"%s\"",
                        a->component_type, a->normalized ? "\"normalized\":true," : "", a->count,
                        a->type);
@@ -58,9 +94,10 @@ uint32_t mk_pack_add_accessor(mk_pack_writer *w, const mk_pack_accessor *a)
     if (a->sparse_count)
         mk_pack_buf_printf(b,
                            ",\"sparse\":{\"count\":%u,\"indices\":{\"bufferView\":%u,"
-                           "\"componentType\":%u},\"values\":{\"bufferView\":%u}}",
-                           a->sparse_count, a->sparse_indices_view, a->sparse_index_type,
-                           a->sparse_values_view);
+                           "\"byteOffset\":%zu,\"componentType\":%u},\"values\":{"
+                           "\"bufferView\":%u,\"byteOffset\":%zu}}",
+                           a->sparse_count, a->sparse_indices_view, a->sparse_indices_offset,
+                           a->sparse_index_type, a->sparse_values_view, a->sparse_values_offset);
     mk_pack_buf_append(b, "}", 1);
     return w->accessor_count++;
 }
@@ -122,23 +159,26 @@ static mk_status write_animations(mk_pack_writer *w, const mk_unit *u,
         if (st != MK_OK)
             return st;
         double tmin = k.times[0], tmax = k.times[k.key_count - 1];
-        mk_pack_accessor in = {mk_pack_add_view(w, k.times, (size_t)k.key_count * 4, 0, 0, 4),
-                               MK_PACK_FLOAT, false, k.key_count, "SCALAR", 1, &tmin, &tmax,
-                               0, 0, 0, 0};
+        mk_pack_accessor in = {0, 0, MK_PACK_FLOAT, false, k.key_count, "SCALAR", 1, &tmin,
+                               &tmax, 0, 0, 0, 0, 0, 0};
+        in.view = mk_pack_add_view(w, MK_PACK_KIND_TIME, k.times, (size_t)k.key_count * 4, 0, 0,
+                                   4, &in.byte_offset);
         const bool cubic = k.interpolation == MK_INTERPOLATION_CUBICSPLINE;
         const size_t values = (size_t)k.key_count * targets * (cubic ? 3 : 1);
-        mk_pack_accessor out = {MK_NONE, MK_PACK_FLOAT, false, (uint32_t)values, "SCALAR", 1,
-                                NULL, NULL, 0, 0, 0, 0};
+        mk_pack_accessor out = {MK_NONE, 0, MK_PACK_FLOAT, false, (uint32_t)values, "SCALAR", 1,
+                                NULL, NULL, 0, 0, 0, 0, 0, 0};
         if (!cubic && !plain) {
             /* one-hot weights are exactly 0 and 1: normalized bytes (core glTF) */
             uint8_t *q = (uint8_t *)k.values; /* in place: byte i from float i, i ascending */
             for (size_t i = 0; i < values; i++)
                 q[i] = k.values[i] > 0.5f ? 255 : 0;
-            out.view = mk_pack_add_view(w, q, values, 0, 0, 1);
+            out.view = mk_pack_add_view(w, MK_PACK_KIND_WEIGHT, q, values, 0, 0, 1,
+                                        &out.byte_offset);
             out.component_type = MK_PACK_UNSIGNED_BYTE;
             out.normalized = true;
         } else {
-            out.view = mk_pack_add_view(w, k.values, values * 4, 0, 0, 4);
+            out.view = mk_pack_add_view(w, MK_PACK_KIND_WEIGHT, k.values, values * 4, 0, 0, 4,
+                                        &out.byte_offset);
         }
         uint32_t in_id = mk_pack_add_accessor(w, &in), out_id = mk_pack_add_accessor(w, &out);
         const char *interp = k.interpolation == MK_INTERPOLATION_STEP          ? "STEP"
@@ -237,11 +277,13 @@ static void free_writer(mk_pack_writer *w)
     mk_pack_buf_free(&w->meshes);
     mk_pack_buf_free(&w->animations);
     mk_pack_buf_free(&w->json);
+    for (uint32_t g = 0; g < w->group_count; g++)
+        mk_pack_buf_free(&w->groups[g].data);
 }
 
 static bool any_failed(const mk_pack_writer *w)
 {
-    return w->bin.failed || w->views.failed || w->accessors.failed || w->meshes.failed ||
+    return w->failed || w->bin.failed || w->views.failed || w->accessors.failed || w->meshes.failed ||
            w->animations.failed || w->json.failed;
 }
 
@@ -297,7 +339,12 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
         (st = write_animations(&w, unit, frame_target, targets, options && options->plain,
                                err)) != MK_OK)
         goto done;
+    mk_pack_finish_views(&w);
     mk_pack_buf_align(&w.bin, 4, 0);
+    if (any_failed(&w)) {
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+        goto done;
+    }
 
     mk_pack_buf *j = &w.json;
     const bool quantized = !(options && options->plain), compress = options && options->compress;

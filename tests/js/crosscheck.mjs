@@ -32,6 +32,8 @@ globalThis.ProgressEvent ??= class ProgressEvent extends Event {
 };
 const THREE = await import('three');
 const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
+const { MeshoptDecoder } = await import('three/addons/libs/meshopt_decoder.module.js');
+await MeshoptDecoder.ready;
 const validator = (await import('gltf-validator')).default;
 
 const data = path.join(src, 'tests', 'data', 'gltf');
@@ -78,6 +80,7 @@ function loadThree(file) {
     return 'data:application/octet-stream;base64,' + fs.readFileSync(p).toString('base64');
   });
   const loader = new GLTFLoader(manager);
+  loader.setMeshoptDecoder(MeshoptDecoder); // EXT_meshopt_compression (pack --compress)
   // Textures need a browser's image decoding; geometry does not use them.
   loader.register(() => ({ name: 'morphkit_no_textures', loadTexture: () => Promise.resolve(null) }));
   const bytes = fs.readFileSync(file);
@@ -197,10 +200,11 @@ const units = [
   variant('knight_smooth', 'knight',
           '\nInterpolation Walk smooth\nInterpolation Attack smooth\nInterpolation Idle step\n'),
 ];
-// plain float (morphkit reads it back within float rounding) and the default
-// quantized form (within the error `pack` reports; 8-bit normals)
-for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2]]) for (const dir of units) {
-  const glb = path.join(tmp, path.basename(dir) + (mode ? '_plain' : '') + '.glb');
+// plain float (morphkit reads it back within float rounding), the default
+// quantized form (within the error `pack` reports; 8-bit normals) and that
+// form meshopt-compressed (three.js decodes it with its MeshoptDecoder)
+for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2], ['--compress', 3e-2]]) for (const dir of units) {
+  const glb = path.join(tmp, path.basename(dir) + mode.replace('--', '_') + '.glb');
   const table = execFileSync(tool, ['pack', dir, '-o', glb, ...(mode ? [mode] : [])], { encoding: 'utf8' });
   // the summary's "max error" column: the largest position error of the pack
   const maxError = Number(table.trim().split('\n').pop().trim().split(/\s+/).at(-2));
