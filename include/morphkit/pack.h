@@ -77,6 +77,8 @@ typedef struct mk_pack_options {
                                   box of all frames); 0: 1e-4. When even 15 bits cannot
                                   keep it, positions stay float. */
     uint32_t normal_bits;      /* 8 or 16; 0: 8 */
+    bool every_frame;          /* one target per frame, equal frames too (what other
+                                  tools expect as input; for comparisons) */
     bool compress;             /* EXT_meshopt_compression (meshoptimizer's codecs) on every
                                   bufferView; readers need the extension (three.js: its
                                   MeshoptDecoder; morphkit decodes it) */

@@ -122,8 +122,8 @@ static bool same_frame(const mk_frame_set *s, uint32_t a, uint32_t b)
 /* frame_target[f]: MK_NONE for frames equal to frame 0, else the target of
  * the first frame equal to f. target_frame[t]: that first frame. Returns
  * the target count. */
-static uint32_t distinct_frames(const mk_frame_set *s, uint64_t *hash, uint32_t *frame_target,
-                                uint32_t *target_frame)
+static uint32_t distinct_frames(const mk_frame_set *s, bool every_frame, uint64_t *hash,
+                                uint32_t *frame_target, uint32_t *target_frame)
 {
     size_t n = (size_t)s->vertex_count * 3 * sizeof(float);
     uint32_t targets = 0;
@@ -133,7 +133,7 @@ static uint32_t distinct_frames(const mk_frame_set *s, uint64_t *hash, uint32_t 
             hash[f] = hash_bytes(mk_frame_set_normals(s, f), n, hash[f]);
         frame_target[f] = MK_NONE;
         bool found = false;
-        for (uint32_t g = 0; g < f && !found; g++) {
+        for (uint32_t g = 0; g < f && !found && !every_frame; g++) {
             if (hash[g] == hash[f] && same_frame(s, g, f)) {
                 frame_target[f] = frame_target[g];
                 found = true;
@@ -332,7 +332,8 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     }
     uint64_t *hash = (uint64_t *)table;
     uint32_t *frame_target = (uint32_t *)(hash + frames), *target_frame = frame_target + frames;
-    uint32_t targets = distinct_frames(s, hash, frame_target, target_frame);
+    uint32_t targets =
+        distinct_frames(s, options && options->every_frame, hash, frame_target, target_frame);
     float translation[3], scale;
     if ((st = mk_pack_write_mesh(&w, unit, options, target_frame, targets, translation, &scale,
                                  stats, err)) != MK_OK ||

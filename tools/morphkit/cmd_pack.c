@@ -39,6 +39,8 @@ static void help(FILE *out)
             "  --plain          float and dense: no quantization, no sparse targets\n"
             "  --compress       EXT_meshopt_compression (meshoptimizer) on all data:\n"
             "                   smaller, for viewers with a meshopt decoder\n"
+            "  --every-frame    one morph target per frame, equal frames too (input for\n"
+            "                   other glTF tools; morphkit plays it the same)\n"
             "  --quiet          no summary table\n\n"
             "exit codes: 0 success, 1 a unit is invalid or could not be written,\n"
             "2 usage error\n");
@@ -294,6 +296,8 @@ int mk_cmd_pack(int argc, char **argv)
             po.plain = true;
         } else if (strcmp(arg, "--compress") == 0) {
             po.compress = true;
+        } else if (strcmp(arg, "--every-frame") == 0) {
+            po.every_frame = true;
         } else if ((strcmp(arg, "--bits") == 0 || strcmp(arg, "--normal-bits") == 0) && has_value) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
