@@ -498,6 +498,45 @@ static mk_status read_maps(reader *r, mk_unit *u, packed *p, uint32_t *scratch)
     return MK_OK;
 }
 
+/* An attribute into out (count * components floats): the pack's own forms
+ * (dense or sparse BYTE / SHORT, normalized or not) in tight loops, any
+ * other through the glTF reader's general decoder. */
+static mk_status read_attr(reader *r, const mk_gltf *g, uint32_t accessor, float *out, size_t n)
+{
+    const mk_gltf_accessor *a = &g->accessors[accessor];
+    const mk_gltf_component_type ct = a->component_type;
+    if ((ct != MK_GLTF_BYTE && ct != MK_GLTF_SHORT) || (size_t)a->count * a->components > n ||
+        (a->buffer_view != MK_NONE && a->sparse.count))
+        return mk_gltf_accessor_read_float(g, accessor, out, n, r->err);
+    const float scale = !a->normalized ? 1.0f : ct == MK_GLTF_BYTE ? 1.0f / 127.0f : 1.0f / 32767.0f;
+    const uint32_t comps = a->components, csize = ct == MK_GLTF_BYTE ? 1 : 2;
+    const uint8_t *base = mk_gltf_accessor_base(g, a);
+    if (!base) {
+        memset(out, 0, (size_t)a->count * comps * sizeof(float));
+        if (!a->sparse.count)
+            return MK_OK;
+        /* sparse: the glTF reader's path substitutes the values */
+        return mk_gltf_accessor_read_float(g, accessor, out, n, r->err);
+    }
+    for (uint32_t i = 0; i < a->count; i++) {
+        const uint8_t *p = base + (size_t)i * a->stride;
+        for (uint32_t c = 0; c < comps; c++) {
+            float x;
+            if (csize == 1) {
+                x = (float)(int8_t)p[c];
+            } else {
+                int16_t v;
+                memcpy(&v, p + 2 * c, 2);
+                x = (float)v;
+            }
+            x *= scale;
+            /* the most negative code of a normalized value reads as -1 (§3.11) */
+            out[(size_t)i * comps + c] = a->normalized && x < -1.0f ? -1.0f : x;
+        }
+    }
+    return MK_OK;
+}
+
 /* Frame f = base + delta of its target; zero normals where no face reaches.
  * Quantized positions are integers until the node's translation and scale
  * place them (pack.h); quantized normals are normalized after the sum. */
@@ -509,9 +548,9 @@ static mk_status read_frames(reader *r, mk_unit *u, packed *p, float *delta, uin
     const size_t n3 = 3 * (size_t)p->vertices;
     mk_status st;
     float *base = mk_frame_set_positions(s, 0), *nbase = mk_frame_set_normals(s, 0);
-    if ((st = mk_gltf_accessor_read_float(g, pr->position, base, n3, r->err)) != MK_OK)
+    if ((st = read_attr(r, g, pr->position, base, n3)) != MK_OK)
         return st;
-    if (nbase && (st = mk_gltf_accessor_read_float(g, pr->normal, nbase, n3, r->err)) != MK_OK)
+    if (nbase && (st = read_attr(r, g, pr->normal, nbase, n3)) != MK_OK)
         return st;
     if (s->texcoords &&
         (st = mk_gltf_accessor_read_float(g, pr->texcoord0, s->texcoords, 2 * (size_t)p->vertices,
@@ -537,7 +576,7 @@ static mk_status read_frames(reader *r, mk_unit *u, packed *p, float *delta, uin
             uint32_t acc = attr ? tg->normal : tg->position;
             if (acc == MK_NONE) {
                 memset(delta, 0, n3 * sizeof(float));
-            } else if ((st = mk_gltf_accessor_read_float(g, acc, delta, n3, r->err)) != MK_OK) {
+            } else if ((st = read_attr(r, g, acc, delta, n3)) != MK_OK) {
                 return st;
             }
             const float *b = attr ? nbase : base;
@@ -553,12 +592,16 @@ static mk_status read_frames(reader *r, mk_unit *u, packed *p, float *delta, uin
             }
         }
     }
-    if (p->transform)
-        for (uint32_t f = 0; f < p->frames; f++) {
-            float *o = mk_frame_set_positions(s, f);
-            for (size_t i = 0; i < n3; i++)
-                o[i] = mk_pack_dequantize(p->translation[i % 3], p->scale[i % 3], o[i]);
+    if (p->transform) {
+        const float tx = p->translation[0], ty = p->translation[1], tz = p->translation[2];
+        const float sx = p->scale[0], sy = p->scale[1], sz = p->scale[2];
+        float *o = s->positions;
+        for (size_t i = 0; i < (size_t)p->frames * n3; i += 3) {
+            o[i] = mk_pack_dequantize(tx, sx, o[i]);
+            o[i + 1] = mk_pack_dequantize(ty, sy, o[i + 1]);
+            o[i + 2] = mk_pack_dequantize(tz, sz, o[i + 2]);
         }
+    }
     if (nbase && g->accessors[pr->normal].component_type != MK_GLTF_FLOAT)
         for (uint32_t f = 0; f < p->frames; f++)
             for (uint32_t v = 0; v < p->vertices; v++)
