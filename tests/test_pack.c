@@ -340,6 +340,16 @@ static void test_all_frames_identical(void)
     mk_unit_destroy(u);
 }
 
+static void test_padded_file_names(void)
+{
+    /* Blender's walk_000001.obj: the names are stored (and come back) */
+    const char *d = mk_fx_dir("pack_padded");
+    write_frame(d, "walk_000001.obj", 0);
+    write_frame(d, "walk_000002.obj", 5);
+    write_frame(d, "walk_000003.obj", 0);
+    round_trip(d, 1);
+}
+
 static void test_load_detects_file(void)
 {
     mk_unit *u = load(MK_TEST_SOURCE_DIR "/assets/demo/wing");
@@ -549,7 +559,7 @@ static void test_malformed_extras(void)
         {"\"position_count\":7", "\"position_count\":8", MK_ERR_MISMATCH, "_OBJ_V has no vertex"},
         {"\"position_count\":7", "\"position_count\":6", MK_ERR_RANGE, "_OBJ_V"},
         {"\"normal_count\":2", "\"normal_count\":1", MK_ERR_RANGE, "_OBJ_VN"},
-        {"\"files\":[\"End_1.obj\",", "\"files\":[", MK_ERR_PARSE, "files"},
+        {"\"frame_targets\":[", "\"files\":[\"a\"],\"frame_targets\":[", MK_ERR_PARSE, "files"},
         {"\"first_number\":1,\"frame_count\":2}", "\"first_number\":1,\"frame_count\":0}",
          MK_ERR_PARSE, "extras.morphkit.animations[0]"},
         {"\"first_number\":1,\"frame_count\":2}", "\"first_number\":true,\"frame_count\":2}",
@@ -702,7 +712,7 @@ static void test_misuse(void)
 
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
              MK_TEST(test_round_trip_generated), MK_TEST(test_all_frames_identical),
-             MK_TEST(test_load_detects_file), MK_TEST(test_gltf_animation_matches_player),
+             MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
              MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_malformed_extras),
              MK_TEST(test_every_prefix_fails_cleanly), MK_TEST(test_out_of_memory_everywhere),
              MK_TEST(test_misuse))

@@ -194,14 +194,26 @@ static mk_status read_files(reader *r, const mk_gltf_json_value *x, mk_unit *u, 
         an->first_frame = total;
         total += an->frame_count;
     }
-    const mk_gltf_json_value *files = get_array(r, x, "files", total);
-    if (!files)
-        return bad(r, "files", MK_NONE, "missing, or not one name per frame of the animations");
+    /* files: absent when every name is <Name>_<N>.obj */
+    const mk_gltf_json_value *files = mk_gltf_json_get(r->doc, x, "files");
+    if (files && !get_array(r, x, "files", total))
+        return bad(r, "files", MK_NONE, "not one name per frame of the animations");
     f->frame_files = mk_alloc(al, (size_t)total * sizeof *f->frame_files);
     if (!f->frame_files)
         return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
     memset(f->frame_files, 0, (size_t)total * sizeof *f->frame_files);
     f->frame_count = total;
+    for (uint32_t a = 0; !files && a < f->animation_count; a++) {
+        const mk_unit_animation *an = &f->animations[a];
+        for (uint32_t k = 0; k < an->frame_count; k++) {
+            char name[MK_ERROR_MESSAGE_MAX];
+            int len = snprintf(name, sizeof name, "%s_%u.obj", an->name, an->first_number + k);
+            if (len < 0 || (size_t)len >= sizeof name)
+                return bad(r, "animations", a, "name too long");
+            if (!(f->frame_files[an->first_frame + k] = mk_strdup(al, name)))
+                return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+        }
+    }
     uint32_t i = 0;
     MK_GLTF_JSON_EACH (r->doc, e, files) {
         if (!mk_gltf_json_is(e, MK_GLTF_JSON_STRING))

@@ -13,6 +13,10 @@
 uint32_t mk_pack_add_view(mk_pack_writer *w, uint32_t kind, const void *data, size_t bytes,
                           uint32_t stride, uint32_t target, uint32_t element, size_t *offset)
 {
+    /* vertex data of one layout shares a view whatever its kind: a compressed
+     * view costs ~200 bytes of JSON, more than mixing kinds costs the codec */
+    if (target == MK_PACK_ARRAY_BUFFER)
+        kind = 0;
     uint32_t g = 0;
     while (g < w->group_count &&
            (w->groups[g].kind != kind || w->groups[g].stride != stride ||
@@ -220,13 +224,24 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const uint32_t *fr
         mk_pack_buf_printf(b, ",\"first_number\":%u,\"frame_count\":%u}", an->first_number,
                            an->frame_count);
     }
-    mk_pack_buf_append(b, "],\"files\":[", 11);
-    for (uint32_t f = 0; f < files->frame_count; f++) {
-        if (f)
-            mk_pack_buf_append(b, ",", 1);
+    /* the frame file names only when they are not all <Name>_<N>.obj */
+    bool plain_names = true;
+    for (uint32_t a = 0; a < files->animation_count && plain_names; a++) {
+        const mk_unit_animation *an = &files->animations[a];
+        for (uint32_t k = 0; k < an->frame_count && plain_names; k++) {
+            char name[300];
+            snprintf(name, sizeof name, "%s_%u.obj", an->name, an->first_number + k);
+            plain_names = strcmp(name, files->frame_files[an->first_frame + k]) == 0;
+        }
+    }
+    mk_pack_buf_append(b, "]", 1);
+    for (uint32_t f = 0; !plain_names && f < files->frame_count; f++) {
+        mk_pack_buf_append(b, f ? "," : ",\"files\":[", f ? 1 : 10);
         mk_pack_buf_json_string(b, files->frame_files[f]);
     }
-    mk_pack_buf_append(b, "],\"frame_targets\":[", 19);
+    if (!plain_names)
+        mk_pack_buf_append(b, "]", 1);
+    mk_pack_buf_append(b, ",\"frame_targets\":[", 18);
     for (uint32_t f = 0; f < files->frame_count; f++)
         mk_pack_buf_printf(b, "%s%d", f ? "," : "",
                            frame_target[f] == MK_NONE ? -1 : (int)frame_target[f]);
