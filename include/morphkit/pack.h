@@ -8,11 +8,13 @@
  *  - every other DISTINCT frame is one morph target (POSITION deltas, and
  *    NORMAL deltas with normals); frames equal to an earlier one, bit for
  *    bit, share its target, frames equal to the base use none;
- *  - `_OBJ_V` (FLOAT SCALAR of whole numbers: glTF has no 32-bit integer
- *    attributes): each render vertex's 0-based OBJ `v` number, and with
+ *  - `_OBJ_V`: each render vertex's 0-based OBJ `v` number, and with
  *    normals `_OBJ_VN`: the first-frame `vn` number the vertex stands for
- *    (-1 for all but one vertex of each `vn`), so positions and normals
- *    come back in the OBJ's own order; hence fewer than 2^24 of each;
+ *    (none for all but one vertex of each `vn`), so positions and normals
+ *    come back in the OBJ's own order. glTF has no 32-bit integer
+ *    attributes: UNSIGNED_SHORT SCALAR when the counts are below 65535
+ *    (65535: none; quantized files), else FLOAT SCALAR of whole numbers
+ *    (-1: none), hence fewer than 2^24 of each;
  *  - one animation per clip, of the same name, with one `weights` channel
  *    keyed so that a viewer shows what the player shows from play start:
  *    LINEAR keys with one-hot weights at frame boundaries ((1 - w) F_k +

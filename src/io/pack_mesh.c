@@ -28,6 +28,7 @@ typedef struct mesh_ctx {
     float *fa, *fb;     /* n * 3 each */
     uint8_t *used;      /* n: a face uses the vertex */
     bool failed;        /* out of memory while encoding */
+    bool compress;      /* the views will be meshopt-compressed */
     mk_pack_stats *st;
 } mesh_ctx;
 
@@ -143,7 +144,9 @@ static uint32_t put_attr(mesh_ctx *m, uint32_t kind, const int32_t *iv, const fl
                           bounds ? min : NULL, bounds ? max : NULL, 0, 0, 0, 0, 0, 0};
     const uint32_t sparse_kind =
         kind == MK_PACK_KIND_NORMAL ? MK_PACK_KIND_SPARSE_NORMAL : MK_PACK_KIND_SPARSE_POSITION;
-    if (sparse_ok && (nnz == 0 || sparse < dense)) {
+    /* compressed, runs of zeros cost next to nothing while sparse indices
+     * do not: then sparse only when it is far smaller */
+    if (sparse_ok && (nnz == 0 || (m->compress ? 3 * sparse < dense : sparse < dense))) {
         if (nnz) {
             if (!ensure_bytes(m, (size_t)nnz * (isize > esize ? isize : esize)))
                 return MK_NONE;
@@ -342,19 +345,25 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
             id->texcoord = put_attr(m, MK_PACK_KIND_TEXCOORD, NULL, s->texcoords, 2, MK_PACK_FLOAT, false, false, false);
         }
     }
-    /* glTF allows no UNSIGNED_INT attributes: the numbers are exact floats
-     * (below 2^24, checked by the caller) */
+    /* glTF allows no UNSIGNED_INT attributes: UNSIGNED_SHORT when the
+     * numbers fit (65535: none), else exact floats (below 2^24, checked by
+     * the caller; -1: none) */
+    const bool shorts = !m->plain && m->u->position_count < 65535 && m->u->normal_count < 65535;
     float *f = m->fb;
+    int32_t *iv = m->qa + 3 * (size_t)n; /* the half the targets use later */
+    const uint32_t ct = shorts ? MK_PACK_UNSIGNED_SHORT : MK_PACK_FLOAT;
     for (uint32_t v = 0; v < n; v++)
-        f[v] = (float)m->u->source_index[v];
-    id->obj_v = put_attr(m, MK_PACK_KIND_MAP, NULL, f, 1, MK_PACK_FLOAT, false, false, false);
+        iv[v] = (int32_t)m->u->source_index[v], f[v] = (float)m->u->source_index[v];
+    id->obj_v = put_attr(m, MK_PACK_KIND_MAP, shorts ? iv : NULL, shorts ? NULL : f, 1, ct, false,
+                         false, false);
     if (s->normals) {
         for (uint32_t v = 0; v < n; v++)
-            f[v] = -1.0f;
+            iv[v] = 65535, f[v] = -1.0f;
         for (uint32_t j = 0; j < m->u->normal_count; j++)
             if (m->u->normal_vertex[j] != MK_NONE)
-                f[m->u->normal_vertex[j]] = (float)j;
-        id->obj_vn = put_attr(m, MK_PACK_KIND_MAP, NULL, f, 1, MK_PACK_FLOAT, false, false, false);
+                iv[m->u->normal_vertex[j]] = (int32_t)j, f[m->u->normal_vertex[j]] = (float)j;
+        id->obj_vn = put_attr(m, MK_PACK_KIND_MAP, shorts ? iv : NULL, shorts ? NULL : f, 1, ct,
+                              false, false, false);
     }
     size_t ib = (size_t)s->index_count * (n <= 65536 ? 2 : 4);
     if (!ensure_bytes(m, ib)) {
@@ -433,8 +442,9 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
                             true, false);
         } else {
             /* a delta beyond [-1, 1] (a normal turned more than 90 degrees) */
+            /* whole steps of the normal grid: regular floats compress well */
             for (size_t i = 0; i < n3; i++)
-                d[i] = exact_delta(nbase[i], snorm(q[i] + m->qa[i], m->nmax));
+                d[i] = (float)q[i] / m->nmax;
             *nrm = put_attr(m, MK_PACK_KIND_NORMAL, NULL, d, 3, MK_PACK_FLOAT, false, true, false);
         }
     }
@@ -455,6 +465,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     m.s = s;
     m.n = s->vertex_count;
     m.plain = o && o->plain;
+    m.compress = o && o->compress;
     m.nmax = m.plain ? 0.0f : o && o->normal_bits == 16 ? 32767.0f : 127.0f;
     m.st = stats;
     const size_t n3 = 3 * (size_t)m.n;

@@ -435,15 +435,24 @@ static uint32_t attribute(reader *r, const char *name, uint32_t accessor_count)
     return whole(r, a, 0, (double)accessor_count - 1, &v) ? (uint32_t)v : MK_NONE;
 }
 
-/* A FLOAT SCALAR attribute of whole numbers in [-1, 2^24) as uint32_t
- * (-1: MK_NONE). */
+/* A FLOAT SCALAR attribute of whole numbers in [-1, 2^24) (-1: MK_NONE),
+ * or an UNSIGNED_SHORT one (65535: MK_NONE), as uint32_t. */
 static mk_status read_numbers(reader *r, const mk_gltf *g, uint32_t accessor, const char *name,
                               uint32_t *out, uint32_t n)
 {
     const mk_gltf_accessor *a = &g->accessors[accessor];
-    if (a->type != MK_GLTF_SCALAR || a->component_type != MK_GLTF_FLOAT || a->count != n)
+    if (a->type != MK_GLTF_SCALAR || a->count != n || a->normalized ||
+        (a->component_type != MK_GLTF_FLOAT && a->component_type != MK_GLTF_UNSIGNED_SHORT))
         return mk_error_set(r->err, MK_ERR_PARSE, r->file, 0,
-                            "%s is not a FLOAT SCALAR attribute with one entry per vertex", name);
+                            "%s is not a FLOAT or UNSIGNED_SHORT SCALAR attribute with one entry "
+                            "per vertex", name);
+    if (a->component_type == MK_GLTF_UNSIGNED_SHORT) {
+        mk_status s = mk_gltf_accessor_read_index(g, accessor, out, n, r->err);
+        for (uint32_t v = 0; s == MK_OK && v < n; v++)
+            if (out[v] == 65535)
+                out[v] = MK_NONE;
+        return s;
+    }
     float *f = (float *)out; /* same size: converted in place */
     mk_status s = mk_gltf_accessor_read_float(g, accessor, f, n, r->err);
     if (s != MK_OK)
