@@ -169,7 +169,7 @@ int main(int argc, char **argv)
     const char *root = write_to ? write_to : tmp;
     mkdir(root, 0777);
     /* 100k vertices: 250 rings x 400 segments */
-    const char *big = make_unit(root, "sphere100k", quick ? 20 : 250, quick ? 30 : 400, 0);
+    const char *big = make_unit(root, "sphere", quick ? 20 : 250, quick ? 30 : 400, 0);
     const char *limb = make_unit(root, "limb", quick ? 12 : 40, quick ? 16 : 60, 1);
     if (write_to) {
         printf("%s\n%s\n", big, limb);
@@ -180,7 +180,7 @@ int main(int argc, char **argv)
     bench_unit("knight", MK_BENCH_SOURCE_DIR "/assets/demo/knight", tmp, min_s);
     bench_unit("wing", MK_BENCH_SOURCE_DIR "/assets/demo/wing", tmp, min_s);
     bench_unit("limb", limb, tmp, min_s);
-    bench_unit("sphere100k", big, tmp, quick ? 0.0 : 0.5);
+    bench_unit("sphere", big, tmp, quick ? 0.0 : 0.5);
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     return system(cmd) == 0 ? 0 : 1;

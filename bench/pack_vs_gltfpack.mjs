@@ -7,6 +7,8 @@
 // frames): morphkit's are measured (pack's summary), gltfpack's are its
 // grid bound (half its node scale), as both quantize positions on a uniform
 // grid. `gltfpack -vp N` with N = morphkit's bits compares at equal error.
+// The generated units are bench_pack's at its --quick sizes (sphere: 600
+// vertices, limb: 192).
 // Usage: node bench/pack_vs_gltfpack.mjs BUILD_DIR SRC_DIR
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
