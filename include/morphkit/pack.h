@@ -118,8 +118,9 @@ MK_API bool mk_pack_is_unit(const void *data, size_t size);
 /* The same for a file (false when it cannot be read). */
 MK_API bool mk_pack_is_unit_file(const char *path);
 
-/* Reads a packed unit held in memory (the caller keeps data). name is used
- * in errors (NULL: "<memory>"). options may be NULL (its obj options and
+/* Reads a packed unit held in memory (the caller keeps data): a .glb, or
+ * the JSON of a .gltf whose buffers are data: URIs (an external .bin needs
+ * mk_unit_load_packed). name is used in errors (NULL: "<memory>"). options may be NULL (its obj options and
  * skip_heuristics do not apply). Errors: the glTF reader's (gltf.h) for a
  * broken file; MK_ERR_PARSE for a GLB without extras.morphkit or with
  * malformed extras (the message names the member, e.g.
@@ -130,7 +131,8 @@ MK_API mk_status mk_unit_parse_packed(const void *data, size_t size, const char 
                                       const mk_unit_options *options, mk_unit **out,
                                       mk_error *err);
 
-/* mk_unit_parse_packed of a file. */
+/* mk_unit_parse_packed of a file: a .glb, or a .gltf with its .bin beside
+ * it (bytes_on_disk is then the .gltf's size only). */
 MK_API mk_status mk_unit_load_packed(const char *path, const mk_unit_options *options,
                                      mk_unit **out, mk_error *err);
 

@@ -125,8 +125,10 @@ static uint32_t put_attr(mesh_ctx *m, uint32_t kind, const int32_t *iv, const fl
     const uint32_t stride = (esize + 3) & ~3u;
     double min[3], max[3];
     uint32_t nnz = 0;
-    for (uint32_t c = 0; c < comps; c++)
-        min[c] = max[c] = iv ? (double)iv[c] : (double)fv[c];
+    for (uint32_t c = 0; c < comps; c++) {
+        min[c] = HUGE_VAL;
+        max[c] = -HUGE_VAL;
+    }
     for (uint32_t v = 0; v < n; v++) {
         bool nz = false;
         for (uint32_t c = 0; c < comps; c++) {

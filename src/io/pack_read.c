@@ -7,6 +7,7 @@
  * indices, durations, loop frames and next names once more. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gltf_internal.h"
@@ -19,10 +20,19 @@ static uint32_t u32le(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* The JSON chunk of a GLB, or false for anything else. */
+/* The JSON of a GLB (its JSON chunk) or of a .gltf (all of it, when it
+ * starts with '{' after blanks); false for anything else. */
 static bool glb_json(const void *data, size_t size, const char **json, size_t *json_size)
 {
     const uint8_t *p = data;
+    size_t lead = 0;
+    while (p && lead < size && (p[lead] == ' ' || p[lead] == '\t' || p[lead] == '\n' || p[lead] == '\r'))
+        lead++;
+    if (p && lead < size && p[lead] == '{') {
+        *json = (const char *)p;
+        *json_size = size;
+        return true;
+    }
     if (!p || size < 20 || u32le(p) != 0x46546C67u || u32le(p + 4) != 2)
         return false;
     uint32_t length = u32le(p + 8), clen = u32le(p + 12);
@@ -57,12 +67,37 @@ bool mk_pack_is_unit(const void *data, size_t size)
 
 bool mk_pack_is_unit_file(const char *path)
 {
+    /* a GLB: its header and JSON chunk only (the binary chunk may be large) */
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    uint8_t head[20];
+    size_t got = fread(head, 1, sizeof head, f);
+    bool yes = false;
+    if (got == sizeof head && u32le(head) == 0x46546C67u && u32le(head + 16) == 0x4E4F534Au &&
+        u32le(head + 12) <= (1u << 28)) {
+        size_t n = 20 + (size_t)u32le(head + 12);
+        uint8_t *p = malloc(n);
+        if (p) {
+            memcpy(p, head, 20);
+            if (fread(p + 20, 1, n - 20, f) == n - 20) {
+                /* a GLB header that ends with the JSON chunk */
+                for (int i = 0; i < 4; i++)
+                    p[8 + i] = (uint8_t)(n >> (8 * i));
+                yes = mk_pack_is_unit(p, n);
+            }
+            free(p);
+        }
+        fclose(f);
+        return yes;
+    }
+    fclose(f);
     char *data;
     size_t size;
     mk_error e;
-    if (mk_read_file(path, NULL, 0, &data, &size, &e) != MK_OK)
+    if (mk_read_file(path, NULL, (size_t)1 << 28, &data, &size, &e) != MK_OK)
         return false;
-    bool yes = mk_pack_is_unit(data, size);
+    yes = mk_pack_is_unit(data, size);
     mk_free(NULL, data, size + 1);
     return yes;
 }
@@ -723,12 +758,11 @@ static mk_status build(reader *r, const mk_gltf *g, const mk_gltf_json_value *x,
     return s;
 }
 
-mk_status mk_unit_parse_packed(const void *data, size_t size, const char *name,
-                               const mk_unit_options *options, mk_unit **out, mk_error *err)
+/* base_dir: the folder of a .gltf's external .bin (NULL: none allowed). */
+static mk_status parse_packed(const void *data, size_t size, const char *name,
+                              const char *base_dir, const mk_unit_options *options, mk_unit **out,
+                              mk_error *err)
 {
-    if (!out || (!data && size))
-        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
-                            "mk_unit_parse_packed: data and out are required");
     *out = NULL;
     const char *file = name ? name : "<memory>";
     const mk_allocator *al = options ? options->allocator : NULL;
@@ -736,10 +770,10 @@ mk_status mk_unit_parse_packed(const void *data, size_t size, const char *name,
     size_t json_size;
     if (!glb_json(data, size, &json, &json_size))
         return mk_error_set(err, MK_ERR_PARSE, file, 0,
-                            "not a packed unit: no GLB header with a JSON chunk");
+                            "not a packed unit: neither a GLB nor glTF JSON");
     mk_gltf_options go = {al, 0, 0};
     mk_gltf *g;
-    mk_status s = mk_gltf_parse(data, size, NULL, file, &go, &g, err);
+    mk_status s = mk_gltf_parse(data, size, base_dir, file, &go, &g, err);
     if (s != MK_OK)
         return s;
     mk_gltf_json doc;
@@ -772,6 +806,15 @@ mk_status mk_unit_parse_packed(const void *data, size_t size, const char *name,
     return MK_OK;
 }
 
+mk_status mk_unit_parse_packed(const void *data, size_t size, const char *name,
+                               const mk_unit_options *options, mk_unit **out, mk_error *err)
+{
+    if (!out || (!data && size))
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "mk_unit_parse_packed: data and out are required");
+    return parse_packed(data, size, name, NULL, options, out, err);
+}
+
 mk_status mk_unit_load_packed(const char *path, const mk_unit_options *options, mk_unit **out,
                               mk_error *err)
 {
@@ -785,7 +828,19 @@ mk_status mk_unit_load_packed(const char *path, const mk_unit_options *options, 
     mk_status s = mk_read_file(path, al, 0, &data, &size, err);
     if (s != MK_OK)
         return s;
-    s = mk_unit_parse_packed(data, size, path, options, out, err);
+    /* a .gltf's .bin lies beside it */
+    char dir[1024];
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 1;
+    if (n >= sizeof dir) {
+        mk_free(al, data, size + 1);
+        return mk_error_set(err, MK_ERR_LIMIT, path, 0, "path too long");
+    }
+    memcpy(dir, slash ? path : ".", n);
+    dir[n ? n : 1] = '\0';
+    if (slash == path)
+        strcpy(dir, "/");
+    s = parse_packed(data, size, path, dir, options, out, err);
     mk_free(al, data, size + 1);
     return s;
 }

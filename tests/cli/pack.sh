@@ -66,6 +66,19 @@ expect 0 info "$DEMO/knight" --json; a=$out
 expect 0 info "$TMP/knight.glb" --json
 has "$out" '"frames": 15, "normals": true, "texcoords": true'
 
+# ---- .gltf + .bin ---------------------------------------------------------------
+expect 0 pack "$DEMO/knight" -o "$TMP/knight gltf.gltf" --plain
+[ -f "$TMP/knight gltf.bin" ] || { echo "FAIL: no .bin beside the .gltf"; fails=$((fails + 1)); }
+grep -q '"uri":"knight%20gltf.bin"' "$TMP/knight gltf.gltf" || { echo "FAIL: buffer uri"; fails=$((fails + 1)); }
+expect 0 sample "$DEMO/knight" $T --anim Walk --json; a=$out
+expect 0 sample "$TMP/knight gltf.gltf" $T --anim Walk --json
+same_json "$a" "$out"
+expect 0 validate "$TMP/knight gltf.gltf"
+has "$out" "ok: 3 animations, 15 frames"
+expect 0 pack "$DEMO/wing" -o "$TMP/wing_c.gltf" --compress
+expect 0 sample "$TMP/wing_c.gltf" --time 0.45 --json
+has "$out" '"animation": "Beat"'
+
 # ---- a library, in parallel -------------------------------------------------
 expect 0 pack "$DEMO" --out-dir "$TMP/lib" -j 2 --plain
 has "$out" "knight.glb"

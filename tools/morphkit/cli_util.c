@@ -56,16 +56,19 @@ bool mk_cli_is_gltf_file(const char *path)
     size_t n = strlen(path);
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return false;
-    return (n >= 5 && strcasecmp(path + n - 5, ".gltf") == 0) ||
-           (n >= 4 && strcasecmp(path + n - 4, ".glb") == 0 && !mk_pack_is_unit_file(path));
+    return ((n >= 5 && strcasecmp(path + n - 5, ".gltf") == 0) ||
+            (n >= 4 && strcasecmp(path + n - 4, ".glb") == 0)) &&
+           !mk_pack_is_unit_file(path);
 }
 
 bool mk_cli_is_packed_unit(const char *path)
 {
     struct stat st;
     size_t n = strlen(path);
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && n >= 4 &&
-           strcasecmp(path + n - 4, ".glb") == 0 && mk_pack_is_unit_file(path);
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+           ((n >= 4 && strcasecmp(path + n - 4, ".glb") == 0) ||
+            (n >= 5 && strcasecmp(path + n - 5, ".gltf") == 0)) &&
+           mk_pack_is_unit_file(path);
 }
 
 int mk_cli_unit_paths(const char *path, char ***paths, uint32_t *count)

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,7 +18,7 @@
 static void help(FILE *out)
 {
     fprintf(out,
-            "usage: morphkit pack UNIT_DIR -o UNIT.glb\n"
+            "usage: morphkit pack UNIT_DIR -o UNIT.glb|UNIT.gltf\n"
             "       morphkit pack LIBRARY_ROOT --out-dir DIR [-j N]\n\n"
             "Packs a unit folder into one standard glTF 2.0 binary (.glb) that any\n"
             "glTF viewer plays and morphkit plays exactly as the folder: the first\n"
@@ -27,7 +28,7 @@ static void help(FILE *out)
             "Every command that takes a unit folder takes the packed file too.\n"
             "Units are validated first: an invalid unit is not packed. Outputs are\n"
             "written atomically (temporary file + rename).\n\n"
-            "  -o FILE          the output for one unit\n"
+            "  -o FILE          the output for one unit (.gltf: with a .bin beside it)\n"
             "  --out-dir DIR    pack every unit of a library root (or one unit) into\n"
             "                   DIR/<unit>.glb\n"
             "  -j N             units packed in parallel (default: the number of cores)\n"
@@ -116,6 +117,59 @@ static bool write_atomic(const char *path, const void *data, size_t size)
     return ok;
 }
 
+/* A .gltf output: the GLB's JSON chunk with buffers[0] pointing at a .bin
+ * beside it (written first, so the .gltf never names a missing file). */
+static bool write_gltf(const char *path, const uint8_t *glb, size_t size)
+{
+    uint32_t jlen = (uint32_t)glb[12] | (uint32_t)glb[13] << 8 | (uint32_t)glb[14] << 16 |
+                    (uint32_t)glb[15] << 24;
+    const char *json = (const char *)glb + 20;
+    const uint8_t *bin = glb + 20 + jlen + 8;
+    size_t bin_size = size - 20 - jlen - 8;
+    size_t n = strlen(path);
+    char *bin_path = malloc(n + 5), *uri = malloc(3 * n + 8);
+    const char *key = "\"buffers\":[{", *at = NULL;
+    for (size_t i = 0; i + strlen(key) <= jlen && !at; i++)
+        if (memcmp(json + i, key, strlen(key)) == 0)
+            at = json + i + strlen(key);
+    if (!bin_path || !uri || !at) {
+        free(bin_path), free(uri);
+        mk_cli_fail("%s: out of memory", path);
+        return false;
+    }
+    snprintf(bin_path, n + 5, "%.*s.bin", (int)(n - 5), path); /* x.gltf -> x.bin */
+    /* the uri: the .bin's file name, percent-encoded (RFC 3986 unreserved kept) */
+    const char *base = strrchr(bin_path, '/');
+    base = base ? base + 1 : bin_path;
+    size_t u = 0;
+    for (const unsigned char *p = (const unsigned char *)base; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            *p == '-' || *p == '.' || *p == '_' || *p == '~')
+            uri[u++] = (char)*p;
+        else
+            u += (size_t)sprintf(uri + u, "%%%02X", *p);
+    }
+    uri[u] = '\0';
+    size_t head = (size_t)(at - json), out_size = jlen + u + 10;
+    char *text = malloc(out_size);
+    bool ok = text != NULL;
+    if (ok) {
+        int len = snprintf(text, out_size, "%.*s\"uri\":\"%s\",%.*s", (int)head, json, uri,
+                           (int)(jlen - head), at);
+        while (len > 0 && text[len - 1] == ' ') /* the GLB's chunk padding */
+            len--;
+        ok = write_atomic(bin_path, bin, bin_size) && write_atomic(path, text, (size_t)len);
+    }
+    free(text), free(bin_path), free(uri);
+    return ok;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcasecmp(s + n - k, suffix) == 0;
+}
+
 /* ---- one unit ------------------------------------------------------------------ */
 
 typedef struct job {
@@ -146,7 +200,8 @@ static void pack_one(job *j, const mk_pack_options *options)
         mk_error_format(&err, buf, sizeof buf);
         snprintf(j->message, sizeof j->message, "%s: %s", j->unit_path, buf);
         j->exit_code = MK_EXIT_INVALID;
-    } else if (!write_atomic(j->out_path, data, size)) {
+    } else if (!(ends_with(j->out_path, ".gltf") ? write_gltf(j->out_path, data, size)
+                                                  : write_atomic(j->out_path, data, size))) {
         j->exit_code = MK_EXIT_INVALID;
     } else {
         j->written = true;
