@@ -672,10 +672,8 @@ static void test_out_of_memory_everywhere(void)
         CHECK_EQ_INT(f.live, 0);
         failing g = {n, 0};
         mk_allocator b = {f_alloc, f_realloc, f_free, &g};
-        mk_unit_options o = {0};
-        o.allocator = &b;
         mk_unit *r = NULL;
-        s = mk_unit_parse_packed(data, size, "oom", &o, &r, &e);
+        s = mk_unit_parse_packed(data, size, "oom", &b, &r, &e);
         CHECK(s == MK_OK || s == MK_ERR_OUT_OF_MEMORY);
         if (s == MK_OK) {
             parsed = true;

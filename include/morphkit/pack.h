@@ -1,5 +1,5 @@
-/* morphkit/pack.h - a unit as one standard glTF 2.0 binary (.glb), and
- * reading it back (assets layer).
+/* morphkit/pack.h - a unit as one standard glTF 2.0 file (.glb, or .gltf
+ * with a .bin), and reading it back (assets layer).
  *
  * The file (docs/pack.md) is plain glTF 2.0 that any viewer plays:
  *  - one mesh with one primitive; the unit's first frame is the base pose
@@ -19,8 +19,9 @@
  *    keyed so that a viewer shows what the player shows from play start:
  *    LINEAR keys with one-hot weights at frame boundaries ((1 - w) F_k +
  *    w F_k+1 exactly), a no-blend frame held by a second key 1 us (or one
- *    float step, when that is more) before the next boundary, step clips as STEP, smooth clips as
- *    CUBICSPLINE with the player's own Hermite tangents (player.h). A
+ *    float step, when that is more) before the next boundary, step clips
+ *    as STEP, smooth clips as CUBICSPLINE with the player's own Hermite
+ *    tangents (player.h). A
  *    looping clip is keyed for its first pass, up to the moment the loop
  *    frame becomes current again; a once clip with next up to the next
  *    clip's first frame; a once clip without next up to its last frame;
@@ -120,20 +121,21 @@ MK_API bool mk_pack_is_unit_file(const char *path);
 
 /* Reads a packed unit held in memory (the caller keeps data): a .glb, or
  * the JSON of a .gltf whose buffers are data: URIs (an external .bin needs
- * mk_unit_load_packed). name is used in errors (NULL: "<memory>"). options may be NULL (its obj options and
- * skip_heuristics do not apply). Errors: the glTF reader's (gltf.h) for a
- * broken file; MK_ERR_PARSE for a GLB without extras.morphkit or with
- * malformed extras (the message names the member, e.g.
- * "extras.morphkit.clips[1].durations_us"); MK_ERR_UNSUPPORTED for another
- * version; MK_ERR_RANGE / MK_ERR_MISMATCH for counts and indices that do
- * not agree with the mesh. bytes_on_disk of the result is size. */
+ * mk_unit_load_packed). name is used in errors (NULL: "<memory>");
+ * allocator NULL: malloc. Errors: the glTF reader's (gltf.h) for a broken
+ * file; MK_ERR_PARSE for a file without extras.morphkit or with malformed
+ * extras (the message names the member, e.g.
+ * "extras.morphkit.clips[1]: durations_us: ..."); MK_ERR_UNSUPPORTED for
+ * another version; MK_ERR_RANGE / MK_ERR_MISMATCH for counts and indices
+ * that do not agree with the mesh. bytes_on_disk of the result is size. */
 MK_API mk_status mk_unit_parse_packed(const void *data, size_t size, const char *name,
-                                      const mk_unit_options *options, mk_unit **out,
+                                      const mk_allocator *allocator, mk_unit **out,
                                       mk_error *err);
 
 /* mk_unit_parse_packed of a file: a .glb, or a .gltf with its .bin beside
- * it (bytes_on_disk is then the .gltf's size only). */
-MK_API mk_status mk_unit_load_packed(const char *path, const mk_unit_options *options,
+ * it (bytes_on_disk is then the .gltf's size only). mk_unit_load takes
+ * such a file too (a path that is a regular file). */
+MK_API mk_status mk_unit_load_packed(const char *path, const mk_allocator *allocator,
                                      mk_unit **out, mk_error *err);
 
 #ifdef __cplusplus

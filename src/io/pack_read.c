@@ -760,12 +760,11 @@ static mk_status build(reader *r, const mk_gltf *g, const mk_gltf_json_value *x,
 
 /* base_dir: the folder of a .gltf's external .bin (NULL: none allowed). */
 static mk_status parse_packed(const void *data, size_t size, const char *name,
-                              const char *base_dir, const mk_unit_options *options, mk_unit **out,
+                              const char *base_dir, const mk_allocator *al, mk_unit **out,
                               mk_error *err)
 {
     *out = NULL;
     const char *file = name ? name : "<memory>";
-    const mk_allocator *al = options ? options->allocator : NULL;
     const char *json;
     size_t json_size;
     if (!glb_json(data, size, &json, &json_size))
@@ -807,22 +806,22 @@ static mk_status parse_packed(const void *data, size_t size, const char *name,
 }
 
 mk_status mk_unit_parse_packed(const void *data, size_t size, const char *name,
-                               const mk_unit_options *options, mk_unit **out, mk_error *err)
+                               const mk_allocator *allocator, mk_unit **out, mk_error *err)
 {
     if (!out || (!data && size))
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                             "mk_unit_parse_packed: data and out are required");
-    return parse_packed(data, size, name, NULL, options, out, err);
+    return parse_packed(data, size, name, NULL, allocator, out, err);
 }
 
-mk_status mk_unit_load_packed(const char *path, const mk_unit_options *options, mk_unit **out,
+mk_status mk_unit_load_packed(const char *path, const mk_allocator *allocator, mk_unit **out,
                               mk_error *err)
 {
     if (!path || !out)
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                             "mk_unit_load_packed: path and out are required");
     *out = NULL;
-    const mk_allocator *al = options ? options->allocator : NULL;
+    const mk_allocator *al = allocator;
     char *data;
     size_t size;
     mk_status s = mk_read_file(path, al, 0, &data, &size, err);
@@ -840,7 +839,7 @@ mk_status mk_unit_load_packed(const char *path, const mk_unit_options *options, 
     dir[n ? n : 1] = '\0';
     if (slash == path)
         strcpy(dir, "/");
-    s = parse_packed(data, size, path, dir, options, out, err);
+    s = parse_packed(data, size, path, dir, allocator, out, err);
     mk_free(al, data, size + 1);
     return s;
 }

@@ -313,7 +313,7 @@ mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, mk_unit **ou
     if (stat(dir, &path_stat) == 0 && S_ISREG(path_stat.st_mode)) {
         /* a packed unit (pack.h): its one file is the whole unit */
         mk_error e;
-        mk_status ps = mk_unit_load_packed(dir, opt, out, &e);
+        mk_status ps = mk_unit_load_packed(dir, al, out, &e);
         if (ps != MK_OK)
             mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_FILE, e.file, e.line, NULL, 0, "%s",
                           e.message);
