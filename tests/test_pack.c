@@ -458,6 +458,21 @@ static void test_gltf_animation_matches_player(void)
     }
 }
 
+static void test_single_frame_clips(void)
+{
+    /* a looping smooth clip of one frame (blends into itself) and a once
+     * clip of one frame (a single key) */
+    const char *d = mk_fx_dir("pack_single");
+    write_frame(d, "Hold_1.obj", 3);
+    write_frame(d, "Pose_1.obj", 5);
+    write_frame(d, "Walk_1.obj", 0);
+    write_frame(d, "Walk_2.obj", 5);
+    mk_fx_write(d, "animation.cfg", "Once Pose\nInterpolation Hold smooth\n");
+    round_trip(d, 2); /* Hold_1 is the base; Pose_1 = Walk_2 */
+    for (size_t m = 0; m < MODE_COUNT; m++)
+        check_gltf_animation(d, &MODES[m]);
+}
+
 static void test_gltf_keys_by_hand(void)
 {
     /* Lin: frames 100, 250, 100 (no-blend), 100 ms, loop to frame 2. Keys:
@@ -711,6 +726,6 @@ static void test_misuse(void)
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
              MK_TEST(test_round_trip_generated), MK_TEST(test_all_frames_identical),
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
-             MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_malformed_extras),
+             MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),
              MK_TEST(test_every_prefix_fails_cleanly), MK_TEST(test_out_of_memory_everywhere),
              MK_TEST(test_misuse))
