@@ -146,6 +146,35 @@ static inline void mk_pack_normalize3(float *v)
     v[2] *= inv;
 }
 
+/* ---- reading (pack_read.c, pack_extras.c) ---------------------------------- */
+
+struct mk_gltf_json;
+struct mk_gltf_json_value;
+
+typedef struct mk_pack_reader {
+    const struct mk_gltf_json *doc;
+    const char *file;
+    mk_error *err;
+} mk_pack_reader;
+
+/* MK_ERR_PARSE "extras.morphkit.<path>[index]: what" (index MK_NONE: none). */
+mk_status mk_pack_bad(mk_pack_reader *r, const char *path, uint32_t index, const char *what);
+/* A whole number in [lo, hi]. */
+bool mk_pack_whole(mk_pack_reader *r, const struct mk_gltf_json_value *v, double lo, double hi,
+                   int64_t *out);
+mk_status mk_pack_get_u32(mk_pack_reader *r, const struct mk_gltf_json_value *obj,
+                          const char *key, const char *path, uint32_t *out);
+/* A string member copied through the allocator (NULL when absent and optional). */
+mk_status mk_pack_get_string(mk_pack_reader *r, const mk_allocator *al,
+                             const struct mk_gltf_json_value *obj, const char *key,
+                             const char *path, bool required, char **out);
+/* u->files from animations (and files), and the frame -> target map
+ * (*frames entries through u's allocator; targets: the mesh's count). */
+mk_status mk_pack_read_files(mk_pack_reader *r, const struct mk_gltf_json_value *x, mk_unit *u,
+                             uint32_t targets, uint32_t **frame_target, uint32_t *frames);
+/* u->clips from clips (one per animation, in order). */
+mk_status mk_pack_read_clips(mk_pack_reader *r, const struct mk_gltf_json_value *x, mk_unit *u);
+
 /* One clip's keys for a glTF weights sampler: key_count times (seconds,
  * strictly increasing as floats) and key_count * target_count values, or
  * 3 * key_count * target_count for CUBICSPLINE (in-tangent, value,
