@@ -3,8 +3,8 @@
 // generates. gltfpack gets what it expects: a plain float .glb with one
 // morph target per frame (`pack --plain --every-frame`), and runs with its
 // defaults and with -cc (its highest compression). Position errors are
-// relative to the unit's size (the diagonal of its bounding box over all
-// frames): morphkit's are measured (pack's summary), gltfpack's are its
+// relative to the unit's size (the median of its frames' bounding-box
+// diagonals): morphkit's are measured (pack's summary), gltfpack's are its
 // grid bound (half its node scale), as both quantize positions on a uniform
 // grid. `gltfpack -vp N` with N = morphkit's bits compares at equal error.
 // The generated units are bench_pack's at its --quick sizes (sphere: 600

@@ -76,9 +76,9 @@ typedef struct mk_pack_options {
     bool plain;                /* float and dense: no quantization, no sparse accessors */
     uint32_t position_bits;    /* 1..15 bits per coordinate; 0: the fewest that keep the
                                   error within max_position_error */
-    double max_position_error; /* relative to the unit's size (the diagonal of the bounding
-                                  box of all frames); 0: 1e-4. When even 15 bits cannot
-                                  keep it, positions stay float. */
+    double max_position_error; /* relative to the unit's size (unit.h: the median of the
+                                  frames' bounding-box diagonals); 0: 1e-4. When even 15
+                                  bits cannot keep it, positions stay float. */
     uint32_t normal_bits;      /* 8 or 16; 0: 8 */
     bool every_frame;          /* one target per frame, equal frames too (what other
                                   tools expect as input; for comparisons) */
@@ -95,7 +95,7 @@ typedef struct mk_pack_stats {
     uint32_t sparse_count;      /* target attributes stored sparse (or empty) */
     uint32_t position_bits;     /* the position grid; 0: float positions */
     size_t bytes;               /* the .glb size */
-    double unit_size;           /* the diagonal of the bounding box of all frames */
+    double unit_size;           /* the median of the frames' bounding-box diagonals */
     double max_position_error;  /* largest |packed - folder| of any coordinate, as
                                    morphkit reads the file back */
     double max_normal_error;    /* the same for normals (after normalizing) */

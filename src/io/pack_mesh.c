@@ -203,6 +203,40 @@ static uint32_t put_attr(mesh_ctx *m, uint32_t kind, const int32_t *iv, const fl
 
 /* ---- positions --------------------------------------------------------------- */
 
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The unit's size as unit.h defines it: the median of the frames' bounding
+ * box diagonals (the upper one for an even count). */
+static double unit_size(mesh_ctx *m)
+{
+    const mk_frame_set *s = m->s;
+    double *d = mk_alloc(m->w->allocator, s->frame_count * sizeof *d);
+    if (!d) {
+        m->failed = true;
+        return 0;
+    }
+    for (uint32_t f = 0; f < s->frame_count; f++) {
+        const float *p = mk_frame_set_positions(s, f);
+        float lo[3] = {p[0], p[1], p[2]}, hi[3] = {p[0], p[1], p[2]};
+        for (size_t i = 0; i < 3 * (size_t)s->vertex_count; i++) {
+            lo[i % 3] = p[i] < lo[i % 3] ? p[i] : lo[i % 3];
+            hi[i % 3] = p[i] > hi[i % 3] ? p[i] : hi[i % 3];
+        }
+        double d2 = 0;
+        for (int c = 0; c < 3; c++)
+            d2 += ((double)hi[c] - lo[c]) * ((double)hi[c] - lo[c]);
+        d[f] = sqrt(d2);
+    }
+    qsort(d, s->frame_count, sizeof *d, compare_double);
+    double size = d[s->frame_count / 2];
+    mk_free(m->w->allocator, d, s->frame_count * sizeof *d);
+    return size;
+}
+
 /* Picks the grid: the bounding box of all frames, its largest extent E cut
  * into 2^bits - 1 steps, bits the fewest with step / 2 <= bound. */
 static void choose_grid(mesh_ctx *m, const mk_pack_options *o)
@@ -218,17 +252,16 @@ static void choose_grid(mesh_ctx *m, const mk_pack_options *o)
             lo[c] = x < lo[c] ? x : lo[c];
             hi[c] = x > hi[c] ? x : hi[c];
         }
-    double extent = 0, d2 = 0;
+    double extent = 0;
     for (int c = 0; c < 3; c++) {
         double e = (double)hi[c] - (double)lo[c];
         extent = e > extent ? e : extent;
-        d2 += e * e;
         m->origin[c] = lo[c];
     }
-    m->st->unit_size = sqrt(d2);
+    m->st->unit_size = unit_size(m);
     if (m->plain)
         return;
-    double bound = (o && o->max_position_error > 0 ? o->max_position_error : 1e-4) * sqrt(d2);
+    double bound = (o && o->max_position_error > 0 ? o->max_position_error : 1e-4) * m->st->unit_size;
     uint32_t bits = o ? o->position_bits : 0;
     for (uint32_t b = 1; !bits && b <= 15; b++)
         if (extent / ((1u << b) - 1) / 2 <= bound)
@@ -487,6 +520,10 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     for (uint32_t i = 0; i < s->index_count; i++)
         m.used[s->indices[i]] = 1;
     choose_grid(&m, o);
+    if (m.failed) {
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+        goto done;
+    }
     translation[0] = translation[1] = translation[2] = 0.0f;
     *scale = 1.0f;
     if (m.qpos) {
