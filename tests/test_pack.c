@@ -719,6 +719,12 @@ static void test_misuse(void)
     o.max_position_error = -1;
     CHECK_EQ_INT(mk_unit_pack(u, &o, NULL, &data, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
     CHECK_EQ_INT(mk_unit_pack(u, NULL, NULL, NULL, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+    if (u) {
+        /* files and frames that disagree */
+        u->files->frame_count--;
+        CHECK_EQ_INT(mk_unit_pack(u, NULL, NULL, &data, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+        u->files->frame_count++;
+    }
     CHECK_EQ_INT(mk_unit_parse_packed(NULL, 5, NULL, NULL, &u, &e), MK_ERR_INVALID_ARGUMENT);
     mk_unit_destroy(u);
 }

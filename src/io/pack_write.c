@@ -311,9 +311,12 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     if (out_size)
         *out_size = 0;
     if (!unit || !out_data || !out_size || !unit->frames || !unit->clips || !unit->files ||
-        !unit->source_index)
+        !unit->source_index || unit->files->frame_count != unit->frames->frame_count ||
+        unit->clips->clip_count != unit->files->animation_count ||
+        (unit->normal_count && !unit->normal_vertex))
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
-                            "mk_unit_pack: a loaded unit and both outputs are required");
+                            "mk_unit_pack: a loaded unit (frames, files and clips that agree) and "
+                            "both outputs are required");
     if (options && (options->position_bits > 15 ||
                     (options->normal_bits && options->normal_bits != 8 &&
                      options->normal_bits != 16) ||
