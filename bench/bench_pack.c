@@ -128,7 +128,7 @@ static void bench_unit(const char *name, const char *dir, const char *tmp, doubl
         size_t size;
         mk_pack_stats st;
         mk_error e;
-        if (mk_unit_pack(u, &o, NULL, &data, &size, &st, &e) != MK_OK) {
+        if (mk_unit_pack(u, &o, NULL, &data, &size, &st, NULL, &e) != MK_OK) {
             fprintf(stderr, "%s: %s\n", name, e.message);
             exit(1);
         }

@@ -105,7 +105,7 @@ static mk_unit *pack_and_read(const mk_unit *u, const mk_pack_options *o, void *
 {
     mk_error e;
     mk_unit *back = NULL;
-    CHECK(mk_unit_pack(u, o, NULL, data, size, stats, &e) == MK_OK);
+    CHECK(mk_unit_pack(u, o, NULL, data, size, stats, NULL, &e) == MK_OK);
     if (!*data)
         return NULL;
     CHECK(mk_pack_is_unit(*data, *size));
@@ -278,13 +278,13 @@ static void round_trip_mode(const mk_unit *u, const mk_pack_options *o, uint32_t
         CHECK_EQ_INT(b->bytes_on_disk, size);
         /* the reported errors bound what is read back */
         check_same_unit(u, b, st.max_position_error, st.max_normal_error + 1e-7,
-                        o->plain ? 0.0 : 0.5 / 65535 + 1e-7);
+                        o->plain ? 1.2e-7 : 0.5 / 65535 + 1.2e-7); /* v' = 1 - v in the file */
         check_same_playback(u, b, 2 * st.max_position_error + 1e-6, 2 * st.max_normal_error + 1e-5);
         /* packing the read-back unit gives a file of about the same size */
         void *again = NULL;
         size_t again_size = 0;
         mk_error e;
-        CHECK(mk_unit_pack(b, o, NULL, &again, &again_size, NULL, &e) == MK_OK);
+        CHECK(mk_unit_pack(b, o, NULL, &again, &again_size, NULL, NULL, &e) == MK_OK);
         if (o->plain) /* the same but for extras.source_bytes, which is now the .glb's */
             CHECK(again_size + 16 >= size && again_size <= size + 16);
         mk_free(NULL, again, again_size);
@@ -327,7 +327,7 @@ static void test_all_frames_identical(void)
     void *data = NULL;
     size_t size = 0;
     mk_error e;
-    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, &e) == MK_OK);
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
     /* no targets: no glTF animations (a weights channel needs targets) */
     mk_gltf *g = NULL;
     CHECK(data && mk_gltf_parse(data, size, NULL, "same", NULL, &g, &e) == MK_OK);
@@ -356,7 +356,7 @@ static void test_load_detects_file(void)
     void *data = NULL;
     size_t size = 0;
     mk_error e;
-    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, &e) == MK_OK);
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
     const char *d = mk_fx_dir("pack_file");
     const char *path = mk_fx_path(d, "wing.glb");
     FILE *f = fopen(path, "wb");
@@ -387,7 +387,7 @@ static void check_gltf_animation(const char *path, const mk_pack_options *o)
     size_t size = 0;
     mk_error e;
     mk_pack_stats st = {0};
-    CHECK(u && mk_unit_pack(u, o, NULL, &data, &size, &st, &e) == MK_OK);
+    CHECK(u && mk_unit_pack(u, o, NULL, &data, &size, &st, NULL, &e) == MK_OK);
     mk_gltf *g = NULL;
     CHECK(data && mk_gltf_parse(data, size, NULL, "anim", NULL, &g, &e) == MK_OK);
     if (!g || !u) {
@@ -473,6 +473,116 @@ static void test_single_frame_clips(void)
         check_gltf_animation(d, &MODES[m]);
 }
 
+/* ---- materials ---------------------------------------------------------------- */
+
+static const unsigned char PNG_1X1[] = {
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48,
+    0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00,
+    0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78,
+    0xda, 0x63, 0xfc, 0xcf, 0xc0, 0x50, 0x0f, 0x00, 0x04, 0x85, 0x01, 0x80, 0x84, 0xa9,
+    0x8c, 0x21, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+
+/* Faces before any usemtl, then red, tex (a quad: 2 triangles), red again:
+ * triangles (none, red, tex, tex, red) -> primitives none, red, tex. */
+static const char *make_material_unit(const char *name, const char *mtl)
+{
+    const char *d = mk_fx_dir(name);
+    for (int k = 1; k <= 3; k++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "mtllib unit.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0.%d\nv 0 1 0\nv 2 0 0\n"
+                 "vt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nvn 0 0 1\n"
+                 "f 1/1/1 2/2/1 3/3/1\nusemtl red\nf 1/1/1 3/3/1 4/4/1\n"
+                 "usemtl tex\nf 2/2/1 5/1/1 3/3/1 4/4/1\nusemtl red\nf 2/2/1 5/2/1 3/3/1\n",
+                 k);
+        char file[32];
+        snprintf(file, sizeof file, "Walk_%d.obj", k);
+        mk_fx_write(d, file, text);
+    }
+    mk_fx_write(d, "unit.mtl", mtl);
+    FILE *f = fopen(mk_fx_path(d, "skin.png"), "wb");
+    CHECK(f && fwrite(PNG_1X1, 1, sizeof PNG_1X1, f) == sizeof PNG_1X1);
+    if (f)
+        fclose(f);
+    return d;
+}
+
+static bool contains(const void *data, size_t size, const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i + n <= size; i++)
+        if (memcmp((const char *)data + i, s, n) == 0)
+            return true;
+    return false;
+}
+
+static void test_materials(void)
+{
+    const char *d = make_material_unit(
+        "pack_mat", "newmtl red\nKd 1 0 0\nd 0.5\nnewmtl tex\nKd 0.5 0.25 1\nmap_Kd skin.png\n");
+    mk_unit *u = load(d);
+    for (size_t m = 0; u && m < MODE_COUNT; m++) {
+        void *data = NULL;
+        size_t size = 0;
+        mk_error e;
+        mk_report rep = {0};
+        CHECK(mk_unit_pack(u, &MODES[m], NULL, &data, &size, NULL, &rep, &e) == MK_OK);
+        CHECK_EQ_INT(rep.warning_count, 0);
+        mk_report_reset(&rep);
+        mk_gltf *g = NULL;
+        CHECK(data && mk_gltf_parse(data, size, NULL, "mat", NULL, &g, &e) == MK_OK);
+        if (g) {
+            CHECK_EQ_INT(g->meshes[0].primitive_count, 3);
+            CHECK_EQ_INT(g->meshes[0].primitives[0].material, MK_NONE);
+            CHECK_EQ_INT(g->meshes[0].primitives[1].material, 0);
+            CHECK_EQ_INT(g->meshes[0].primitives[2].material, 1);
+            CHECK_EQ_INT(g->accessors[g->meshes[0].primitives[1].indices].count, 6);
+            CHECK_EQ_INT(g->accessors[g->meshes[0].primitives[2].indices].count, 6);
+        }
+        mk_gltf_destroy(g);
+        CHECK(contains(data, size, "\"baseColorFactor\":[1,0,0,0.5]"));
+        CHECK(contains(data, size, "\"alphaMode\":\"BLEND\""));
+        CHECK(contains(data, size, "\"mimeType\":\"image/png\""));
+        CHECK(contains(data, size, "\"material_runs\":[[0,1],[1,1],[2,2],[1,1]]"));
+        CHECK(contains(data, size, "IHDR")); /* the image is embedded as it is */
+        /* read back: the unit's triangle order */
+        mk_unit *b = NULL;
+        CHECK(mk_unit_parse_packed(data, size, "mat.glb", NULL, &b, &e) == MK_OK);
+        if (b)
+            check_same_unit(u, b, 3e-3, 2e-2, 1e-4);
+        mk_unit_destroy(b);
+        mk_free(NULL, data, size);
+    }
+    mk_unit_destroy(u);
+}
+
+static void test_material_problems_are_warnings(void)
+{
+    /* a missing texture, a material no .mtl defines */
+    const char *d = make_material_unit("pack_mat_warn", "newmtl red\nKd 1 0 0\nmap_Kd gone.png\n");
+    mk_unit *u = load(d);
+    void *data = NULL;
+    size_t size = 0;
+    mk_error e;
+    mk_report rep = {0};
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, &rep, &e) == MK_OK);
+    CHECK_EQ_INT(rep.warning_count, 2);
+    CHECK_EQ_INT(rep.error_count, 0);
+    for (uint32_t i = 0; i < rep.count; i++)
+        CHECK(strstr(rep.items[i].message, "gone.png") || strstr(rep.items[i].message, "tex"));
+    mk_report_reset(&rep);
+    CHECK(data && !contains(data, size, "\"images\""));
+    mk_free(NULL, data, size);
+    /* no .mtl at all */
+    remove(mk_fx_path(d, "unit.mtl"));
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, &rep, &e) == MK_OK);
+    CHECK_EQ_INT(rep.warning_count, 1);
+    CHECK(rep.count && strstr(rep.items[0].message, "unit.mtl"));
+    mk_report_reset(&rep);
+    mk_free(NULL, data, size);
+    mk_unit_destroy(u);
+}
+
 static void test_gltf_keys_by_hand(void)
 {
     /* Lin: frames 100, 250, 100 (no-blend), 100 ms, loop to frame 2. Keys:
@@ -481,7 +591,7 @@ static void test_gltf_keys_by_hand(void)
     void *data = NULL;
     size_t size = 0;
     mk_error e;
-    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, &e) == MK_OK);
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
     mk_gltf *g = NULL;
     CHECK(data && mk_gltf_parse(data, size, NULL, "keys", NULL, &g, &e) == MK_OK);
     if (g) {
@@ -547,7 +657,7 @@ static void test_malformed_extras(void)
     void *data = NULL;
     size_t size = 0;
     mk_error e;
-    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, &e) == MK_OK);
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
     if (!data) {
         mk_unit_destroy(u);
         return;
@@ -615,7 +725,7 @@ static void test_every_prefix_fails_cleanly(void)
     void *data = NULL;
     size_t size = 0;
     mk_error e;
-    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, &e) == MK_OK);
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
     for (size_t n = 0; data && n < size; n++) {
         /* a copy of exactly n bytes, so ASan sees any read past it */
         uint8_t *p = malloc(n ? n : 1);
@@ -670,14 +780,14 @@ static void test_out_of_memory_everywhere(void)
     void *data = NULL;
     size_t size = 0;
     mk_error e;
-    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, &e) == MK_OK);
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
     bool packed = false, parsed = false;
     for (int n = 0; u && n < 400 && !(packed && parsed); n++) {
         failing f = {n, 0};
         mk_allocator a = {f_alloc, f_realloc, f_free, &f};
         void *out = NULL;
         size_t out_size = 0;
-        mk_status s = mk_unit_pack(u, NULL, &a, &out, &out_size, NULL, &e);
+        mk_status s = mk_unit_pack(u, NULL, &a, &out, &out_size, NULL, NULL, &e);
         CHECK(s == MK_OK || s == MK_ERR_OUT_OF_MEMORY);
         if (s == MK_OK) {
             packed = true;
@@ -706,23 +816,23 @@ static void test_misuse(void)
     mk_error e;
     void *data = (void *)1;
     size_t size = 1;
-    CHECK_EQ_INT(mk_unit_pack(NULL, NULL, NULL, &data, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(mk_unit_pack(NULL, NULL, NULL, &data, &size, NULL, NULL, &e), MK_ERR_INVALID_ARGUMENT);
     CHECK(data == NULL && size == 0);
     mk_unit *u = load(MK_TEST_SOURCE_DIR "/assets/demo/wing");
     mk_pack_options o = {0};
     o.position_bits = 16;
-    CHECK_EQ_INT(mk_unit_pack(u, &o, NULL, &data, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(mk_unit_pack(u, &o, NULL, &data, &size, NULL, NULL, &e), MK_ERR_INVALID_ARGUMENT);
     o.position_bits = 0;
     o.normal_bits = 12;
-    CHECK_EQ_INT(mk_unit_pack(u, &o, NULL, &data, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(mk_unit_pack(u, &o, NULL, &data, &size, NULL, NULL, &e), MK_ERR_INVALID_ARGUMENT);
     o.normal_bits = 0;
     o.max_position_error = -1;
-    CHECK_EQ_INT(mk_unit_pack(u, &o, NULL, &data, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
-    CHECK_EQ_INT(mk_unit_pack(u, NULL, NULL, NULL, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(mk_unit_pack(u, &o, NULL, &data, &size, NULL, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(mk_unit_pack(u, NULL, NULL, NULL, &size, NULL, NULL, &e), MK_ERR_INVALID_ARGUMENT);
     if (u) {
         /* files and frames that disagree */
         u->files->frame_count--;
-        CHECK_EQ_INT(mk_unit_pack(u, NULL, NULL, &data, &size, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+        CHECK_EQ_INT(mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e), MK_ERR_INVALID_ARGUMENT);
         u->files->frame_count++;
     }
     CHECK_EQ_INT(mk_unit_parse_packed(NULL, 5, NULL, NULL, &u, &e), MK_ERR_INVALID_ARGUMENT);
@@ -732,6 +842,7 @@ static void test_misuse(void)
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
              MK_TEST(test_round_trip_generated), MK_TEST(test_all_frames_identical),
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
-             MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),
+             MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),
+             MK_TEST(test_material_problems_are_warnings), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),
              MK_TEST(test_every_prefix_fails_cleanly), MK_TEST(test_out_of_memory_everywhere),
              MK_TEST(test_misuse))

@@ -2,9 +2,14 @@
  * with a .bin), and reading it back (assets layer).
  *
  * The file (docs/pack.md) is plain glTF 2.0 that any viewer plays:
- *  - one mesh with one primitive; the unit's first frame is the base pose
- *    (POSITION, NORMAL when the frames have normals, TEXCOORD_0 when they
- *    have texture coordinates, 32- or 16-bit indices);
+ *  - one mesh; the unit's first frame is the base pose (POSITION, NORMAL
+ *    when the frames have normals, TEXCOORD_0 (1 - v: glTF's v runs down)
+ *    when they have texture coordinates, 32- or 16-bit indices). One
+ *    primitive, or, when the first frame's OBJ uses `usemtl`, one per
+ *    material (faces before any usemtl: one without material), all sharing
+ *    the vertex and target accessors; the .mtl files' Kd, d (or Tr) and
+ *    map_Kd (PNG or JPEG, embedded) become glTF materials, and
+ *    extras.morphkit.material_runs keeps the unit's triangle order;
  *  - every other DISTINCT frame is one morph target (POSITION deltas, and
  *    NORMAL deltas with normals); frames equal to an earlier one, bit for
  *    bit, share its target, frames equal to the base use none;
@@ -37,7 +42,8 @@
  * frames rebuilt as base + delta: positions within the error the pack
  * reports (mk_pack_stats; plain float: within a float rounding, usually
  * exact), normals likewise (quantized: normalized after the sum), texture
- * coordinates within 1 / 131070 when quantized.
+ * coordinates within a float rounding (glTF's v runs down: the file holds
+ * 1 - v), within 1 / 131070 when quantized.
  */
 #ifndef MORPHKIT_PACK_H
 #define MORPHKIT_PACK_H
@@ -102,8 +108,10 @@ typedef struct mk_pack_stats {
 } mk_pack_stats;
 
 /* Writes unit as a .glb into one new block (*out_data, *out_size bytes;
- * free it with mk_free(allocator, *out_data, *out_size)). options and
- * stats may be NULL. Errors: MK_ERR_INVALID_ARGUMENT for NULL unit or
+ * free it with mk_free(allocator, *out_data, *out_size)). options, stats
+ * and report may be NULL; report receives warnings (MK_CHECK_FILE) about
+ * materials: a missing .mtl, material or texture, an image that is not
+ * PNG or JPEG (the pack goes on without it). Errors: MK_ERR_INVALID_ARGUMENT for NULL unit or
  * outputs, position_bits above 15, normal_bits other than 0, 8, 16, or a
  * negative or NaN max_position_error; MK_ERR_UNSUPPORTED when a clip's
  * key times cannot be told apart in float seconds (durations of a few
@@ -111,7 +119,7 @@ typedef struct mk_pack_stats {
  * 4 GiB; MK_ERR_OUT_OF_MEMORY. On failure *out_data is NULL. */
 MK_API mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
                               const mk_allocator *allocator, void **out_data, size_t *out_size,
-                              mk_pack_stats *stats, mk_error *err);
+                              mk_pack_stats *stats, mk_report *report, mk_error *err);
 
 /* True when data is a GLB whose JSON has extras.morphkit (a packed unit).
  * Reads only the header and the JSON chunk; never fails. */

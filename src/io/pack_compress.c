@@ -45,6 +45,14 @@ mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback
     for (uint32_t i = 0; i < w->view_count && st == MK_OK; i++) {
         const mk_pack_view *v = &mk_pack_views(w)[i];
         const uint8_t *data = w->bin.data + v->offset;
+        if (v->raw) {
+            /* an embedded image: already compressed, kept as it is */
+            mk_pack_buf_align(&enc, 4, 0);
+            mk_pack_buf_printf(out, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}",
+                               i ? "," : "", enc.size, v->length);
+            mk_pack_buf_append(&enc, data, v->length);
+            continue;
+        }
         const bool triangles = v->index_size != 0;
         const uint32_t stride = triangles ? v->index_size : codec_stride(v);
         const size_t count = (v->length + stride - 1) / stride, padded = count * stride;

@@ -51,6 +51,7 @@ typedef struct mk_pack_view {
     uint32_t target;     /* 0: none */
     uint32_t element;    /* bytes of one element (for the meshopt codec) */
     uint32_t index_size; /* 2 or 4: a triangle index buffer; 0: other data */
+    bool raw;            /* an image: stored as it is, also under compression */
 } mk_pack_view;
 
 /* Data of one kind and layout, gathered into one bufferView: fewer views
@@ -60,7 +61,7 @@ typedef struct mk_pack_group {
     uint32_t kind, stride, target, element;
 } mk_pack_group;
 
-#define MK_PACK_MAX_GROUPS 32
+#define MK_PACK_MAX_GROUPS 160
 
 typedef struct mk_pack_writer {
     const mk_allocator *allocator;
@@ -82,7 +83,10 @@ enum {
     MK_PACK_KIND_SPARSE_POSITION,
     MK_PACK_KIND_SPARSE_NORMAL,
     MK_PACK_KIND_TIME,
-    MK_PACK_KIND_WEIGHT
+    MK_PACK_KIND_WEIGHT,
+    MK_PACK_KIND_IMAGE, /* + material index: each image its own view, never compressed */
+    MK_PACK_KIND_PRIMITIVE_INDEX = MK_PACK_KIND_IMAGE + 100 /* + primitive: whole triangles
+                                                               for the meshopt index codec */
 };
 
 /* Appends data (4-byte aligned) to the view of its kind and layout: stride
@@ -122,12 +126,50 @@ typedef struct mk_pack_accessor {
 
 uint32_t mk_pack_add_accessor(mk_pack_writer *w, const mk_pack_accessor *a);
 
+/* ---- materials (pack_material.c) ------------------------------------------ */
+
+#define MK_PACK_MAX_MATERIALS 64
+#define MK_PACK_MAX_RUNS 4096
+
+typedef struct mk_pack_material {
+    char name[128];
+    bool defined;    /* an .mtl defines it */
+    float color[4];  /* Kd and d; 1 each when absent */
+    uint8_t *image;  /* map_Kd file bytes (PNG or JPEG; image_size + 1 allocated), or NULL */
+    size_t image_size;
+    const char *mime;
+} mk_pack_material;
+
+/* The unit's materials in order of first use, and runs of triangles in the
+ * unit's order: runs[2 i] the material (MK_NONE: faces before any usemtl),
+ * runs[2 i + 1] the triangle count. count 0: no materials. */
+typedef struct mk_pack_materials {
+    uint32_t count;
+    mk_pack_material items[MK_PACK_MAX_MATERIALS];
+    uint32_t run_count;
+    uint32_t runs[2 * MK_PACK_MAX_RUNS];
+    /* after loading: one primitive per material in order of first use
+     * (MK_NONE: without material); run_prim[i]: run i's primitive */
+    uint32_t prim_count;
+    uint32_t prim_material[MK_PACK_MAX_MATERIALS + 1];
+    uint32_t run_prim[MK_PACK_MAX_RUNS];
+} mk_pack_materials;
+
+/* Reads the unit's first frame file for usemtl/mtllib and its .mtl files;
+ * problems are warnings in report (may be NULL). Never fails: without
+ * materials (or a frame file to read, as for a unit read from a pack)
+ * count is 0. */
+mk_status mk_pack_materials_load(const mk_unit *u, const mk_allocator *al, mk_pack_materials *m,
+                                 mk_report *report);
+void mk_pack_materials_free(mk_pack_materials *m, const mk_allocator *al);
+
 /* Writes the mesh (meshes[0] JSON into w->meshes, its data into w->bin)
  * and fills the node's translation/scale (identity unless positions are
  * quantized) and the stats' size, bits and errors. */
 mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *unit, const mk_pack_options *o,
-                             const uint32_t *target_frame, uint32_t targets, float translation[3],
-                             float *scale, mk_pack_stats *stats, mk_error *err);
+                             const mk_pack_materials *mats, const uint32_t *target_frame,
+                             uint32_t targets, float translation[3], float *scale,
+                             mk_pack_stats *stats, mk_error *err);
 
 /* The one dequantization both the writer (to measure the error) and the
  * reader use, so the measured error is the error a reader gets. */

@@ -337,7 +337,7 @@ static double normal_error(const mesh_ctx *m, uint32_t f, const float *base, con
 /* ---- the mesh ------------------------------------------------------------------------ */
 
 typedef struct mesh_ids {
-    uint32_t position, normal, texcoord, obj_v, obj_vn, indices;
+    uint32_t position, normal, texcoord, obj_v, obj_vn;
 } mesh_ids;
 
 static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
@@ -368,16 +368,21 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
         m->st->max_normal_error = e > m->st->max_normal_error ? e : m->st->max_normal_error;
     }
     if (s->texcoords) {
+        /* glTF's texture origin is the top left, OBJ's the bottom left: v' = 1 - v */
+        float *uv = m->fa;
+        for (size_t i = 0; i < 2 * (size_t)n; i++)
+            uv[i] = i % 2 ? 1.0f - s->texcoords[i] : s->texcoords[i];
         bool unit = !m->plain;
         for (size_t i = 0; unit && i < 2 * (size_t)n; i++)
-            unit = s->texcoords[i] >= 0.0f && s->texcoords[i] <= 1.0f;
+            unit = uv[i] >= 0.0f && uv[i] <= 1.0f;
         if (unit) {
             int32_t *ti = m->qa + 3 * (size_t)n; /* the half the targets use later */
             for (size_t i = 0; i < 2 * (size_t)n; i++)
-                ti[i] = (int32_t)lroundf(s->texcoords[i] * 65535.0f);
+                ti[i] = (int32_t)lroundf(uv[i] * 65535.0f);
             id->texcoord = put_attr(m, MK_PACK_KIND_TEXCOORD, ti, NULL, 2, MK_PACK_UNSIGNED_SHORT, true, false, false);
         } else {
-            id->texcoord = put_attr(m, MK_PACK_KIND_TEXCOORD, NULL, s->texcoords, 2, MK_PACK_FLOAT, false, false, false);
+            id->texcoord = put_attr(m, MK_PACK_KIND_TEXCOORD, NULL, uv, 2, MK_PACK_FLOAT, false,
+                                    false, false);
         }
     }
     /* glTF allows no UNSIGNED_INT attributes: UNSIGNED_SHORT when the
@@ -400,23 +405,55 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
         id->obj_vn = put_attr(m, MK_PACK_KIND_MAP, shorts ? iv : NULL, shorts ? NULL : f, 1, ct,
                               false, false, false);
     }
-    size_t ib = (size_t)s->index_count * (n <= 65536 ? 2 : 4);
-    if (!ensure_bytes(m, ib)) {
-        m->failed = true;
-        return MK_ERR_OUT_OF_MEMORY;
-    }
-    if (n > 65536)
-        memcpy(m->bytes, s->indices, ib);
-    else
-        for (uint32_t i = 0; i < s->index_count; i++)
-            put_component(m->bytes + 2 * (size_t)i, MK_PACK_UNSIGNED_SHORT,
-                          (int32_t)s->indices[i], 0.0f);
-    mk_pack_accessor a = {0, 0, n <= 65536 ? MK_PACK_UNSIGNED_SHORT : MK_PACK_UNSIGNED_INT,
-                          false, s->index_count, "SCALAR", 1, NULL, NULL, 0, 0, 0, 0, 0, 0};
-    a.view = mk_pack_add_view(m->w, MK_PACK_KIND_INDEX, m->bytes, ib, 0,
-                              MK_PACK_ELEMENT_ARRAY_BUFFER, n <= 65536 ? 2 : 4, &a.byte_offset);
-    id->indices = mk_pack_add_accessor(m->w, &a);
     return MK_OK;
+}
+
+/* An index accessor over count indices (16-bit below 65537 vertices), in a
+ * view of its own (kind). */
+static uint32_t put_indices(mesh_ctx *m, uint32_t kind, const uint32_t *idx, size_t count)
+{
+    const bool small = m->n <= 65536;
+    size_t ib = count * (small ? 2 : 4);
+    if (!ensure_bytes(m, ib ? ib : 1))
+        return MK_NONE;
+    if (!small)
+        memcpy(m->bytes, idx, ib);
+    else
+        for (size_t i = 0; i < count; i++)
+            put_component(m->bytes + 2 * i, MK_PACK_UNSIGNED_SHORT, (int32_t)idx[i], 0.0f);
+    mk_pack_accessor a = {0, 0, small ? MK_PACK_UNSIGNED_SHORT : MK_PACK_UNSIGNED_INT, false,
+                          (uint32_t)count, "SCALAR", 1, NULL, NULL, 0, 0, 0, 0, 0, 0};
+    a.view = mk_pack_add_view(m->w, kind, m->bytes, ib, 0,
+                              MK_PACK_ELEMENT_ARRAY_BUFFER, small ? 2 : 4, &a.byte_offset);
+    return mk_pack_add_accessor(m->w, &a);
+}
+
+/* One index accessor per primitive: the triangles of its runs, in order. */
+static mk_status put_primitive_indices(mesh_ctx *m, const mk_pack_materials *mats,
+                                       uint32_t *ids)
+{
+    const mk_frame_set *s = m->s;
+    if (!mats || !mats->count) {
+        ids[0] = put_indices(m, MK_PACK_KIND_INDEX, s->indices, s->index_count);
+        return m->failed ? MK_ERR_OUT_OF_MEMORY : MK_OK;
+    }
+    uint32_t *idx = mk_alloc(m->w->allocator, (size_t)s->index_count * sizeof *idx);
+    if (!idx)
+        return MK_ERR_OUT_OF_MEMORY;
+    for (uint32_t p = 0; p < mats->prim_count; p++) {
+        size_t n = 0, t = 0;
+        for (uint32_t r = 0; r < mats->run_count; r++) {
+            size_t tris = mats->runs[2 * r + 1];
+            if (mats->run_prim[r] == p) {
+                memcpy(idx + n, s->indices + 3 * t, 3 * tris * sizeof *idx);
+                n += 3 * tris;
+            }
+            t += tris;
+        }
+        ids[p] = put_indices(m, MK_PACK_KIND_PRIMITIVE_INDEX + p, idx, n);
+    }
+    mk_free(m->w->allocator, idx, (size_t)s->index_count * sizeof *idx);
+    return m->failed ? MK_ERR_OUT_OF_MEMORY : MK_OK;
 }
 
 /* Target t (frame f): POSITION and NORMAL deltas. Returns the accessors. */
@@ -488,8 +525,9 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
 }
 
 mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_options *o,
-                             const uint32_t *target_frame, uint32_t targets, float translation[3],
-                             float *scale, mk_pack_stats *stats, mk_error *err)
+                             const mk_pack_materials *mats, const uint32_t *target_frame,
+                             uint32_t targets, float translation[3], float *scale,
+                             mk_pack_stats *stats, mk_error *err)
 {
     const mk_frame_set *s = u->frames;
     const mk_allocator *al = w->allocator;
@@ -511,7 +549,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     m.used = mk_alloc(al, m.n);
     float *nbase = mk_alloc(al, n3 * sizeof(float));
     mk_status st = MK_OK;
-    mesh_ids id = {MK_NONE, MK_NONE, MK_NONE, MK_NONE, MK_NONE, MK_NONE};
+    mesh_ids id = {MK_NONE, MK_NONE, MK_NONE, MK_NONE, MK_NONE};
     if (!m.qa || !m.qb || !m.fa || !m.fb || !m.used || !nbase) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
@@ -536,29 +574,51 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
         goto done;
     }
 
-    mk_pack_buf *b = &w->meshes;
-    mk_pack_buf_printf(b, "{\"name\":");
-    mk_pack_buf_json_string(b, u->name);
-    mk_pack_buf_printf(b, ",\"primitives\":[{\"attributes\":{\"POSITION\":%u", id.position);
+    uint32_t prim_ids[MK_PACK_MAX_MATERIALS + 1];
+    if (put_primitive_indices(&m, mats, prim_ids) != MK_OK) {
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+        goto done;
+    }
+    /* every primitive shares the attributes and targets: written once here */
+    mk_pack_buf shared = {NULL, 0, 0, al, false};
+    mk_pack_buf_printf(&shared, "{\"attributes\":{\"POSITION\":%u", id.position);
     if (id.normal != MK_NONE)
-        mk_pack_buf_printf(b, ",\"NORMAL\":%u", id.normal);
+        mk_pack_buf_printf(&shared, ",\"NORMAL\":%u", id.normal);
     if (id.texcoord != MK_NONE)
-        mk_pack_buf_printf(b, ",\"TEXCOORD_0\":%u", id.texcoord);
-    mk_pack_buf_printf(b, ",\"_OBJ_V\":%u", id.obj_v);
+        mk_pack_buf_printf(&shared, ",\"TEXCOORD_0\":%u", id.texcoord);
+    mk_pack_buf_printf(&shared, ",\"_OBJ_V\":%u", id.obj_v);
     if (id.obj_vn != MK_NONE)
-        mk_pack_buf_printf(b, ",\"_OBJ_VN\":%u", id.obj_vn);
-    mk_pack_buf_printf(b, "},\"indices\":%u,\"mode\":4", id.indices);
+        mk_pack_buf_printf(&shared, ",\"_OBJ_VN\":%u", id.obj_vn);
+    mk_pack_buf_append(&shared, "}", 1);
+    size_t attributes_end = shared.size;
     for (uint32_t t = 0; t < targets; t++) {
         uint32_t pos, nrm;
         write_target(&m, target_frame[t], nbase, &pos, &nrm);
-        mk_pack_buf_printf(b, "%s{\"POSITION\":%u", t ? "," : ",\"targets\":[", pos);
+        mk_pack_buf_printf(&shared, "%s{\"POSITION\":%u", t ? "," : ",\"targets\":[", pos);
         if (nrm != MK_NONE)
-            mk_pack_buf_printf(b, ",\"NORMAL\":%u", nrm);
-        mk_pack_buf_append(b, "}", 1);
+            mk_pack_buf_printf(&shared, ",\"NORMAL\":%u", nrm);
+        mk_pack_buf_append(&shared, "}", 1);
     }
     if (targets)
-        mk_pack_buf_append(b, "]", 1);
-    mk_pack_buf_append(b, "}]", 2);
+        mk_pack_buf_append(&shared, "]", 1);
+    mk_pack_buf *b = &w->meshes;
+    mk_pack_buf_printf(b, "{\"name\":");
+    mk_pack_buf_json_string(b, u->name);
+    mk_pack_buf_append(b, ",\"primitives\":[", 15);
+    const uint32_t prims = mats && mats->count ? mats->prim_count : 1;
+    for (uint32_t p = 0; p < prims; p++) {
+        mk_pack_buf_append(b, ",", p ? 1 : 0);
+        mk_pack_buf_append(b, shared.data, attributes_end);
+        mk_pack_buf_printf(b, ",\"indices\":%u,\"mode\":4", prim_ids[p]);
+        if (mats && mats->count && mats->prim_material[p] != MK_NONE)
+            mk_pack_buf_printf(b, ",\"material\":%u", mats->prim_material[p]);
+        mk_pack_buf_append(b, shared.data + attributes_end, shared.size - attributes_end);
+        mk_pack_buf_append(b, "}", 1);
+    }
+    if (shared.failed)
+        m.failed = true;
+    mk_pack_buf_free(&shared);
+    mk_pack_buf_append(b, "]", 1);
     if (targets) {
         /* rest weights all zero (the base pose); target names = first frame using each */
         mk_pack_buf_append(b, ",\"weights\":[", 12);

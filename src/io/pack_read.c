@@ -110,6 +110,7 @@ typedef struct packed {
     uint32_t vertices, targets, frames;
     uint32_t obj_v, obj_vn; /* accessors or MK_NONE */
     uint32_t *frame_target;
+    const struct mk_gltf_json_value *x; /* extras.morphkit */
     bool transform; /* the node moves the mesh: positions are on a grid */
     float translation[3], scale[3];
 } packed;
@@ -251,6 +252,59 @@ static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accesso
     return MK_OK;
 }
 
+/* The unit's triangle list: one primitive's indices, or the material
+ * primitives' interleaved by extras.morphkit.material_runs. */
+static mk_status read_indices(mk_pack_reader *r, const packed *p, const mk_allocator *al,
+                              uint32_t *out, uint32_t count)
+{
+    const mk_gltf *g = p->g;
+    const mk_gltf_mesh *mesh = &g->meshes[0];
+    if (mesh->primitive_count == 1)
+        return mk_gltf_accessor_read_index(g, p->prim->indices, out, count, r->err);
+    const mk_gltf_json_value *runs = mk_gltf_json_get(r->doc, p->x, "material_runs"), *e;
+    if (!mk_gltf_json_is(runs, MK_GLTF_JSON_ARRAY))
+        return mk_pack_bad(r, "material_runs", MK_NONE,
+                           "missing with more than one primitive (or not an array)");
+    /* every primitive's indices, one after the other */
+    uint32_t *all = mk_alloc(al, (size_t)count * sizeof *all), start[1001], cursor[1000] = {0};
+    if (!all)
+        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    mk_status st = MK_OK;
+    start[0] = 0;
+    for (uint32_t k = 0; k < mesh->primitive_count && st == MK_OK; k++) {
+        uint32_t n = g->accessors[mesh->primitives[k].indices].count;
+        st = mk_gltf_accessor_read_index(g, mesh->primitives[k].indices, all + start[k], n, r->err);
+        start[k + 1] = start[k] + n;
+    }
+    uint32_t done = 0, i = 0;
+    MK_GLTF_JSON_EACH (r->doc, e, runs) {
+        if (st != MK_OK)
+            break;
+        int64_t prim, tris;
+        const mk_gltf_json_value *a = mk_gltf_json_is(e, MK_GLTF_JSON_ARRAY) && e->size == 2 ? e + 1 : NULL;
+        if (!a || !mk_pack_whole(r, a, 0, mesh->primitive_count - 1.0, &prim) ||
+            !mk_pack_whole(r, r->doc->values + a->next, 1, count / 3.0, &tris)) {
+            st = mk_pack_bad(r, "material_runs", i, "not [primitive, triangles]");
+            break;
+        }
+        const uint32_t have = (start[prim + 1] - start[prim]) / 3;
+        if ((uint64_t)cursor[prim] + (uint64_t)tris > have ||
+            (uint64_t)done + (uint64_t)tris > count / 3) {
+            st = mk_pack_bad(r, "material_runs", i, "more triangles than the primitive has");
+            break;
+        }
+        memcpy(out + 3 * (size_t)done, all + start[prim] + 3 * (size_t)cursor[prim],
+               3 * (size_t)tris * sizeof *out);
+        cursor[prim] += (uint32_t)tris;
+        done += (uint32_t)tris;
+        i++;
+    }
+    if (st == MK_OK && done != count / 3)
+        st = mk_pack_bad(r, "material_runs", MK_NONE, "do not cover every triangle");
+    mk_free(al, all, (size_t)count * sizeof *all);
+    return st;
+}
+
 /* Frame f = base + delta of its target; zero normals where no face reaches.
  * Quantized positions are integers until the node's translation and scale
  * place them (pack.h); quantized normals are normalized after the sum. */
@@ -270,8 +324,10 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
         (st = mk_gltf_accessor_read_float(g, pr->texcoord0, s->texcoords, 2 * (size_t)p->vertices,
                                           r->err)) != MK_OK)
         return st;
-    if ((st = mk_gltf_accessor_read_index(g, pr->indices, s->indices, s->index_count, r->err)) != MK_OK)
+    if ((st = read_indices(r, p, &u->allocator, s->indices, s->index_count)) != MK_OK)
         return st;
+    for (size_t i = 1; s->texcoords && i < 2 * (size_t)p->vertices; i += 2)
+        s->texcoords[i] = 1.0f - s->texcoords[i]; /* glTF's v runs down, OBJ's up */
     memset(used, 0, (size_t)p->vertices * sizeof(uint32_t));
     for (uint32_t i = 0; i < s->index_count; i++)
         used[s->indices[i]] = 1;
@@ -339,9 +395,10 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
         return mk_error_set(r->err, MK_ERR_UNSUPPORTED, r->file, 0,
                             "packed unit version %lld is not supported (this reader reads %d)",
                             (long long)version, MK_PACK_VERSION);
-    if (g->mesh_count != 1 || g->meshes[0].primitive_count != 1)
+    if (g->mesh_count != 1 || g->meshes[0].primitive_count == 0 ||
+        g->meshes[0].primitive_count > 1000)
         return mk_error_set(r->err, MK_ERR_UNSUPPORTED, r->file, 0,
-                            "a packed unit has one mesh with one primitive");
+                            "a packed unit has one mesh (with a primitive per material)");
     packed p;
     memset(&p, 0, sizeof p);
     p.g = g;
@@ -368,7 +425,25 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
         return mk_error_set(r->err, MK_ERR_PARSE, r->file, 0,
                             "the primitive needs POSITION, indices and triangles");
     p.vertices = g->accessors[pr->position].count;
-    uint32_t index_count = g->accessors[pr->indices].count;
+    p.x = x;
+    /* the material primitives share everything but their indices */
+    uint64_t total = 0;
+    for (uint32_t k = 0; k < g->meshes[0].primitive_count; k++) {
+        const mk_gltf_primitive *q = &g->meshes[0].primitives[k];
+        bool same = q->position == pr->position && q->normal == pr->normal &&
+                    q->texcoord0 == pr->texcoord0 && q->indices != MK_NONE &&
+                    q->mode == MK_GLTF_TRIANGLES;
+        for (uint32_t t = 0; same && t < p.targets; t++)
+            same = q->targets[t].position == pr->targets[t].position &&
+                   q->targets[t].normal == pr->targets[t].normal;
+        if (!same)
+            return mk_error_set(r->err, MK_ERR_PARSE, r->file, 0,
+                                "primitive %u does not share primitive 0's attributes and targets", k);
+        total += g->accessors[q->indices].count;
+    }
+    if (total > UINT32_MAX / 2)
+        return mk_error_set(r->err, MK_ERR_LIMIT, r->file, 0, "too many indices");
+    uint32_t index_count = (uint32_t)total;
     if (p.vertices == 0 || index_count == 0 || index_count % 3 ||
         g->accessors[pr->position].type != MK_GLTF_VEC3 ||
         (pr->normal != MK_NONE && !is_accessor(g, pr->normal, MK_GLTF_VEC3, p.vertices)) ||

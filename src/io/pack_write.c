@@ -50,7 +50,8 @@ void mk_pack_finish_views(mk_pack_writer *w)
         mk_pack_group *gr = &w->groups[g];
         mk_pack_buf_align(&w->bin, 4, 0);
         mk_pack_view v = {w->bin.size, gr->data.size, gr->stride, gr->target, gr->element,
-                          gr->target == MK_PACK_ELEMENT_ARRAY_BUFFER ? gr->element : 0};
+                          gr->target == MK_PACK_ELEMENT_ARRAY_BUFFER ? gr->element : 0,
+                          gr->kind >= MK_PACK_KIND_IMAGE && gr->kind < MK_PACK_KIND_PRIMITIVE_INDEX};
         mk_pack_buf_append(&w->bin, gr->data.data, gr->data.size);
         mk_pack_buf_append(&w->views, &v, sizeof v);
         mk_pack_buf_free(&gr->data);
@@ -200,13 +201,59 @@ static mk_status write_animations(mk_pack_writer *w, const mk_unit *u,
     return MK_OK;
 }
 
+/* materials, textures, images and one sampler (materials JSON into out,
+ * ending with a comma; the images into views of their own). */
+static void write_materials(mk_pack_writer *w, const mk_pack_materials *mats, mk_pack_buf *out)
+{
+    if (!mats->count)
+        return;
+    uint32_t images = 0;
+    mk_pack_buf_append(out, "\"materials\":[", 13);
+    for (uint32_t i = 0; i < mats->count; i++) {
+        const mk_pack_material *m = &mats->items[i];
+        mk_pack_buf_printf(out, "%s{\"name\":", i ? "," : "");
+        mk_pack_buf_json_string(out, m->name);
+        mk_pack_buf_printf(out, ",\"pbrMetallicRoughness\":{\"baseColorFactor\":[");
+        for (int c = 0; c < 4; c++) {
+            float x = m->color[c] < 0 ? 0 : m->color[c] > 1 ? 1 : m->color[c];
+            mk_pack_buf_append(out, ",", c ? 1 : 0);
+            mk_pack_buf_number(out, (double)x);
+        }
+        mk_pack_buf_append(out, "]", 1);
+        if (m->image)
+            mk_pack_buf_printf(out, ",\"baseColorTexture\":{\"index\":%u}", images++);
+        /* OBJ materials are diffuse: no metal, fully rough */
+        mk_pack_buf_printf(out, ",\"metallicFactor\":0,\"roughnessFactor\":1}%s}",
+                           m->color[3] < 1.0f ? ",\"alphaMode\":\"BLEND\"" : "");
+    }
+    mk_pack_buf_append(out, "],", 2);
+    if (!images)
+        return;
+    mk_pack_buf_append(out, "\"samplers\":[{}],\"textures\":[", 28);
+    for (uint32_t i = 0; i < images; i++)
+        mk_pack_buf_printf(out, "%s{\"sampler\":0,\"source\":%u}", i ? "," : "", i);
+    mk_pack_buf_append(out, "],\"images\":[", 12);
+    for (uint32_t i = 0, k = 0; i < mats->count; i++) {
+        const mk_pack_material *m = &mats->items[i];
+        if (!m->image)
+            continue;
+        size_t offset;
+        uint32_t view = mk_pack_add_view(w, MK_PACK_KIND_IMAGE + i, m->image, m->image_size, 0,
+                                         0, 1, &offset);
+        mk_pack_buf_printf(out, "%s{\"bufferView\":%u,\"mimeType\":\"%s\"}", k++ ? "," : "",
+                           view, m->mime);
+    }
+    mk_pack_buf_append(out, "],", 2);
+}
+
 static const char *interpolation_word(mk_interpolation i)
 {
     return i == MK_INTERPOLATION_STEP ? "step" : i == MK_INTERPOLATION_SMOOTH ? "smooth" : "linear";
 }
 
 /* extras.morphkit: what the player needs beyond glTF (docs/pack.md). */
-static void write_extras(mk_pack_writer *w, const mk_unit *u, const uint32_t *frame_target)
+static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_materials *mats,
+                         const uint32_t *frame_target)
 {
     mk_pack_buf *b = &w->json;
     const mk_unit_files *files = u->files;
@@ -275,7 +322,14 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const uint32_t *fr
         }
         mk_pack_buf_append(b, "]}", 2);
     }
-    mk_pack_buf_append(b, "]}}", 3);
+    mk_pack_buf_append(b, "]", 1);
+    /* the triangle order across the material primitives: [primitive, triangles] runs */
+    for (uint32_t r = 0; mats->count && r < mats->run_count; r++)
+        mk_pack_buf_printf(b, "%s[%u,%u]", r ? "," : ",\"material_runs\":[", mats->run_prim[r],
+                           mats->runs[2 * r + 1]);
+    if (mats->count)
+        mk_pack_buf_append(b, "]", 1);
+    mk_pack_buf_append(b, "}}", 2);
 }
 
 static void put_u32(mk_pack_buf *b, uint32_t v)
@@ -304,7 +358,7 @@ static bool any_failed(const mk_pack_writer *w)
 
 mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
                        const mk_allocator *allocator, void **out_data, size_t *out_size,
-                       mk_pack_stats *stats, mk_error *err)
+                       mk_pack_stats *stats, mk_report *report, mk_error *err)
 {
     if (out_data)
         *out_data = NULL;
@@ -334,6 +388,11 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
                             unit->position_count, unit->normal_count);
     size_t table_bytes = (size_t)frames * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
     uint8_t *table = mk_alloc(allocator, table_bytes);
+    mk_pack_materials *mats = mk_alloc(allocator, sizeof *mats);
+    if (mats) {
+        memset(mats, 0, sizeof *mats);
+        mk_pack_materials_load(unit, allocator, mats, report);
+    }
     mk_pack_stats local_stats;
     if (!stats)
         stats = &local_stats;
@@ -344,7 +403,7 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     w.bin.allocator = w.views.allocator = w.accessors.allocator = allocator;
     w.meshes.allocator = w.animations.allocator = w.json.allocator = allocator;
     mk_status st = MK_OK;
-    if (!table) {
+    if (!table || !mats) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
     }
@@ -353,11 +412,13 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     uint32_t targets =
         distinct_frames(s, options && options->every_frame, hash, frame_target, target_frame);
     float translation[3], scale;
-    if ((st = mk_pack_write_mesh(&w, unit, options, target_frame, targets, translation, &scale,
-                                 stats, err)) != MK_OK ||
+    if ((st = mk_pack_write_mesh(&w, unit, options, mats, target_frame, targets, translation,
+                                 &scale, stats, err)) != MK_OK ||
         (st = write_animations(&w, unit, frame_target, targets, options && options->plain,
                                err)) != MK_OK)
         goto done;
+    mk_pack_buf mat_json = {NULL, 0, 0, allocator, false};
+    write_materials(&w, mats, &mat_json);
     mk_pack_finish_views(&w);
     mk_pack_buf_align(&w.bin, 4, 0);
     if (any_failed(&w)) {
@@ -421,7 +482,11 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
         mk_pack_buf_append(j, w.animations.data, w.animations.size);
         mk_pack_buf_printf(j, "],");
     }
-    write_extras(&w, unit, frame_target);
+    mk_pack_buf_append(j, mat_json.data, mat_json.size);
+    if (mat_json.failed)
+        j->failed = true;
+    mk_pack_buf_free(&mat_json);
+    write_extras(&w, unit, mats, frame_target);
     mk_pack_buf_append(j, "}", 1);
     mk_pack_buf_align(j, 4, ' ');
     if (any_failed(&w)) {
@@ -468,5 +533,8 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
 done:
     free_writer(&w);
     mk_free(allocator, table, table_bytes);
+    if (mats)
+        mk_pack_materials_free(mats, allocator);
+    mk_free(allocator, mats, sizeof *mats);
     return st;
 }

@@ -193,7 +193,26 @@ function variant(name, unit, extraCfg) {
   fs.appendFileSync(path.join(dir, 'animation.cfg'), extraCfg);
   return dir;
 }
+// A unit with materials: faces before any usemtl, two .mtl materials (one
+// translucent, one with an embedded 1x1 PNG texture), a quad.
+function materialUnit() {
+  const dir = path.join(tmp, 'materials');
+  fs.mkdirSync(dir);
+  for (let k = 1; k <= 3; k++)
+    fs.writeFileSync(path.join(dir, `Walk_${k}.obj`),
+      `mtllib unit.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0.${k}\nv 0 1 0\nv 2 0 0\n` +
+      'vt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nvn 0 0 1\nf 1/1/1 2/2/1 3/3/1\nusemtl red\nf 1/1/1 3/3/1 4/4/1\n' +
+      'usemtl tex\nf 2/2/1 5/1/1 3/3/1 4/4/1\nusemtl red\nf 2/2/1 5/2/1 3/3/1\n');
+  fs.writeFileSync(path.join(dir, 'unit.mtl'),
+    'newmtl red\nKd 1 0 0\nd 0.5\nnewmtl tex\nKd 0.5 0.25 1\nmap_Kd skin.png\n');
+  fs.writeFileSync(path.join(dir, 'skin.png'), Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64'));
+  fs.writeFileSync(path.join(dir, 'animation.cfg'), 'Interpolation Walk smooth\n');
+  return dir;
+}
 const units = [
+  materialUnit(),
   path.join(src, 'assets', 'demo', 'knight'),
   path.join(src, 'assets', 'demo', 'wing'),
   variant('wing_smooth', 'wing', '\nInterpolation Flap smooth\nInterpolation Beat step\n'),

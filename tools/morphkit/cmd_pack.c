@@ -196,7 +196,7 @@ static void pack_one(job *j, const mk_pack_options *options)
     void *data = NULL;
     size_t size = 0;
     j->bytes_before = unit->bytes_on_disk;
-    if (mk_unit_pack(unit, options, NULL, &data, &size, &j->stats, &err) != MK_OK) {
+    if (mk_unit_pack(unit, options, NULL, &data, &size, &j->stats, &j->report, &err) != MK_OK) {
         char buf[MK_ERROR_FILE_MAX + MK_ERROR_MESSAGE_MAX + 32];
         mk_error_format(&err, buf, sizeof buf);
         snprintf(j->message, sizeof j->message, "%s: %s", j->unit_path, buf);
