@@ -99,6 +99,16 @@ has "$out" "not packed"
 has "$out" "error[vertex-count]"
 [ "$(cat "$TMP/bad.glb")" = old ] || { echo "FAIL: invalid unit replaced the output"; fails=$((fails + 1)); }
 
+# ---- materials: a missing .mtl is a warning, the unit is packed -------------------
+mkdir -p "$TMP/mat"
+for k in 1 2; do
+    printf 'mtllib gone.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0.%d\nusemtl skin\nf 1 2 3\n' "$k" >"$TMP/mat/Walk_$k.obj"
+done
+expect 0 pack "$TMP/mat" -o "$TMP/mat.glb"
+has "$out" "warning[file]"
+has "$out" "cannot read the material library 'gone.mtl'"
+grep -q '"materials":\[{"name":"skin"' "$TMP/mat.glb" || { echo "FAIL: no default material"; fails=$((fails + 1)); }
+
 # ---- a write that fails half way (a full disk) leaves the old file ----------------
 echo old >"$TMP/full.glb"
 out=$(MORPHKIT_TEST_FAIL_WRITE=1000 "$TOOL" pack "$DEMO/wing" -o "$TMP/full.glb" 2>&1); code=$?
