@@ -16,8 +16,11 @@
  *   - asset.version other than 2.x, broken JSON, a GLB with a bad header or
  *     chunk table (MK_ERR_PARSE); JSON nested deeper than 256 arrays and
  *     objects (MK_ERR_LIMIT);
- *   - an entry of extensionsRequired other than KHR_mesh_quantization
- *     (MK_ERR_UNSUPPORTED, naming it);
+ *   - an entry of extensionsRequired other than KHR_mesh_quantization and
+ *     EXT_meshopt_compression (MK_ERR_UNSUPPORTED, naming it);
+ *   - EXT_meshopt_compression data that does not decode, a mode, filter or
+ *     stride the extension does not allow, a bufferView of a fallback
+ *     buffer that is not compressed (MK_ERR_PARSE / MK_ERR_RANGE);
  *   - a buffer uri that is absolute, has a scheme other than `data:`, or
  *     leaves the asset's folder through `..` (MK_ERR_INVALID_ARGUMENT); a
  *     missing or short .bin (MK_ERR_NOT_FOUND / MK_ERR_RANGE); symbolic links are
@@ -106,9 +109,12 @@ typedef struct mk_gltf_options {
 
 typedef struct mk_gltf_buffer {
     size_t byte_length; /* as declared; data holds at least this many bytes */
-    const uint8_t *data; /* never NULL after loading (byte_length 0: a valid empty block) */
+    const uint8_t *data; /* never NULL after loading (byte_length 0: a valid empty block),
+                            except for a fallback buffer */
     char *uri; /* as written (percent-encoded), or NULL (GLB binary chunk) */
     char *name; /* or NULL */
+    bool fallback; /* an EXT_meshopt_compression fallback without data (data NULL): only
+                      compressed views refer to it, and they are decoded */
 } mk_gltf_buffer;
 
 typedef struct mk_gltf_buffer_view {
@@ -118,6 +124,9 @@ typedef struct mk_gltf_buffer_view {
     uint32_t byte_stride; /* 0: tightly packed */
     uint32_t target; /* 34962, 34963 or 0 */
     char *name;
+    const uint8_t *data; /* its byte_length bytes: in its buffer, or decoded from
+                            EXT_meshopt_compression (then `compressed`) */
+    bool compressed;
 } mk_gltf_buffer_view;
 
 typedef struct mk_gltf_accessor_sparse {

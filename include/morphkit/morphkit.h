@@ -21,5 +21,6 @@
 #include "morphkit/repair.h"
 #include "morphkit/anim_config.h"
 #include "morphkit/gltf.h"
+#include "morphkit/pack.h"
 
 #endif

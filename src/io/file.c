@@ -327,6 +327,35 @@ mk_status mk_file_read(const mk_file_callbacks *files, const char *path,
     return MK_OK;
 }
 
+mk_status mk_read_file(const mk_file_callbacks *files, const char *path, const mk_allocator *a,
+                       size_t max_size, char **text, size_t *size, mk_error *err)
+{
+    void *d = NULL;
+    size_t n = 0;
+    *text = NULL;
+    *size = 0;
+    mk_status st = mk_file_read(files, path, a, max_size, &d, &n, err);
+    if (st != MK_OK)
+        return st;
+    if (!files || !files->read) { /* the default block is already n + 1, NUL-terminated */
+        *text = d;
+        *size = n;
+        return MK_OK;
+    }
+    char *c = n + 1 > n ? mk_alloc(a, n + 1) : NULL;
+    if (c) {
+        if (n)
+            memcpy(c, d, n);
+        c[n] = '\0';
+    }
+    mk_file_release(files, a, d, n);
+    if (!c)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, path, 0, "out of memory (%zu bytes)", n + 1);
+    *text = c;
+    *size = n;
+    return MK_OK;
+}
+
 void mk_file_release(const mk_file_callbacks *files, const mk_allocator *allocator, void *data,
                      size_t size)
 {

@@ -73,6 +73,7 @@ mk_status mk_gltf_parse_buffer_views(mk_gltf_ctx *c, const mk_gltf_json_value *r
             return mk_gltf_fail(c, MK_ERR_RANGE, path,
                                 "byteOffset %zu + byteLength %zu exceeds buffer %u (%zu bytes)",
                                 v->byte_offset, v->byte_length, v->buffer, b->byte_length);
+        v->data = b->data ? b->data + v->byte_offset : NULL; /* NULL: a fallback buffer */
     }
     return MK_OK;
 }
@@ -174,7 +175,7 @@ static mk_status parse_sparse(mk_gltf_ctx *c, const mk_gltf_json_value *sp,
         return st;
     /* §3.6.2.3: indices strictly increase and address existing elements. */
     const mk_gltf_buffer_view *v = &g->buffer_views[s->indices_buffer_view];
-    const uint8_t *p = g->buffers[v->buffer].data + v->byte_offset + s->indices_byte_offset;
+    const uint8_t *p = v->data + s->indices_byte_offset;
     uint32_t prev = 0;
     for (uint32_t i = 0; i < s->count; i++) {
         uint32_t idx = mk_gltf_read_uindex(p + (size_t)i * isize, s->indices_component_type);

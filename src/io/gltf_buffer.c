@@ -233,6 +233,14 @@ mk_status mk_gltf_parse_buffers(mk_gltf_ctx *c, const mk_gltf_json_value *root)
         if (b->byte_length > c->max_buffer)
             return mk_gltf_fail(c, MK_ERR_LIMIT, path, "byteLength %zu is above the limit %zu",
                                 b->byte_length, c->max_buffer);
+        const mk_gltf_json_value *ext = mk_gltf_json_get(
+            c->json, mk_gltf_json_get(c->json, item, "extensions"), "EXT_meshopt_compression");
+        if (!b->uri && mk_gltf_json_is(mk_gltf_json_get(c->json, ext, "fallback"), MK_GLTF_JSON_TRUE)) {
+            /* EXT_meshopt_compression: a placeholder no data stands behind;
+             * every view of it must be compressed (checked once decoded) */
+            b->fallback = true;
+            continue;
+        }
         if (!b->uri) {
             /* §4.4.3.3: only the first buffer may refer to the GLB BIN chunk. */
             if (i != 1 || !c->glb_bin)

@@ -9,7 +9,7 @@ const uint8_t *mk_gltf_accessor_base(const mk_gltf *g, const mk_gltf_accessor *a
     if (a->buffer_view == MK_NONE)
         return NULL;
     const mk_gltf_buffer_view *v = &g->buffer_views[a->buffer_view];
-    return g->buffers[v->buffer].data + v->byte_offset + a->byte_offset;
+    return v->data + a->byte_offset;
 }
 
 /* Normalized integers map to [-1, 1] or [0, 1] (glTF 2.0 §3.11, table of
@@ -89,7 +89,7 @@ static void decode_element(const mk_gltf_accessor *a, const uint8_t *p, float *o
 static const uint8_t *view_data(const mk_gltf *g, uint32_t view, size_t offset)
 {
     const mk_gltf_buffer_view *v = &g->buffer_views[view];
-    return g->buffers[v->buffer].data + v->byte_offset + offset;
+    return v->data + offset;
 }
 
 mk_status mk_gltf_accessor_read_float(const mk_gltf *g, uint32_t accessor, float *out,

@@ -196,6 +196,9 @@ mk_status mk_gltf_read_file(mk_gltf_ctx *c, const char *path, const mk_gltf_path
 
 /* Objects (gltf_accessors.c, gltf_meshes.c, gltf_nodes.c). */
 mk_status mk_gltf_parse_buffer_views(mk_gltf_ctx *c, const mk_gltf_json_value *root);
+/* EXT_meshopt_compression (gltf_meshopt.c): decodes every compressed view
+ * into its own block (view->data), then checks that every view has data. */
+mk_status mk_gltf_decode_meshopt(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 mk_status mk_gltf_parse_accessors(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 mk_status mk_gltf_parse_meshes(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 mk_status mk_gltf_parse_nodes(mk_gltf_ctx *c, const mk_gltf_json_value *root);

@@ -46,7 +46,8 @@ static mk_status check_extensions(mk_gltf_ctx *c, const mk_gltf_json_value *root
         if (!mk_gltf_json_is(e, MK_GLTF_JSON_STRING))
             return mk_gltf_fail(c, MK_ERR_PARSE, MK_GLTF_PATH("extensionsRequired"),
                                 "entry %u is not a string", i);
-        if (!mk_gltf_json_string_is(doc, e, "KHR_mesh_quantization")) {
+        if (!mk_gltf_json_string_is(doc, e, "KHR_mesh_quantization") &&
+            !mk_gltf_json_string_is(doc, e, "EXT_meshopt_compression")) {
             char name[256];
             mk_gltf_json_string_copy(doc, e, name, sizeof name);
             return mk_gltf_fail(c, MK_ERR_UNSUPPORTED, MK_GLTF_PATH("extensionsRequired"),
@@ -125,6 +126,8 @@ mk_status mk_gltf_parse_document(mk_gltf_ctx *c, const char *json, size_t size)
         s = mk_gltf_parse_buffers(c, root);
     if (s == MK_OK)
         s = mk_gltf_parse_buffer_views(c, root);
+    if (s == MK_OK)
+        s = mk_gltf_decode_meshopt(c, root);
     if (s == MK_OK)
         s = mk_gltf_parse_accessors(c, root);
     if (s == MK_OK)

@@ -13,6 +13,7 @@
 #include "file_internal.h"
 #include "internal.h"
 #include "morphkit/anim_config.h"
+#include "morphkit/pack.h"
 #include "unit_internal.h"
 
 /* ---- a small open-addressing map from 64-bit keys to dense ids ---------- */
@@ -304,6 +305,12 @@ static mk_status first_error(const mk_report *rep, uint32_t from, mk_error *err)
     return mk_error_set(err, MK_ERR_MISMATCH, NULL, 0, "the unit is invalid (see the report)");
 }
 
+static bool stop_listing(void *context, const char *name, mk_file_kind kind)
+{
+    (void)context, (void)name, (void)kind;
+    return false;
+}
+
 mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, const mk_allocator *al,
                        mk_unit **out, mk_report *report, mk_error *err)
 {
@@ -311,6 +318,22 @@ mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, const mk_all
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, dir, 0,
                             "mk_unit_load: dir and out must not be NULL");
     *out = NULL;
+    /* A path that exists but is not a folder is a packed unit (pack.h): its
+     * one file is the whole unit. Asked through the file layer, so engine
+     * callbacks see the same question. */
+    mk_error le;
+    if (mk_file_list(opt ? opt->files : NULL, dir, stop_listing, NULL, &le) == MK_ERR_IO) {
+        mk_error e;
+        mk_status ps = mk_unit_load_packed(dir, opt, al, out, &e);
+        if (ps == MK_ERR_IO) /* not a file either (say, a folder it may not list) */
+            e = le, ps = le.code;
+        if (ps != MK_OK)
+            mk_report_add(report, MK_SEVERITY_ERROR, MK_CHECK_FILE, e.file, e.line, NULL, 0, "%s",
+                          e.message);
+        if (err && ps != MK_OK)
+            *err = e;
+        return ps;
+    }
     /* Without a caller's report the errors still go to one, for err. */
     mk_report *local = NULL, *rep = report;
     if (!rep) {

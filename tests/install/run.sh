@@ -25,11 +25,11 @@ cmake -S "$here/consumer" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
 cmake --build "$work/cmake-build" >/dev/null
 for lib in $libs; do
     c=$(comp_of "$lib")
-    "$work/cmake-build/consumer_${c}_shared" | grep -q "morphkit consumer ok"
-    "$work/cmake-build/consumer_${c}_static" | grep -q "morphkit consumer ok"
+    "$work/cmake-build/consumer_${c}_shared" | grep "morphkit consumer ok" >/dev/null
+    "$work/cmake-build/consumer_${c}_static" | grep "morphkit consumer ok" >/dev/null
     # The shared consumer needs its own library, the static one none of ours.
-    ldd "$work/cmake-build/consumer_${c}_shared" | grep -q "lib${lib}\.so"
-    if ldd "$work/cmake-build/consumer_${c}_static" | grep -q "libmorphkit"; then
+    ldd "$work/cmake-build/consumer_${c}_shared" | grep "lib${lib}\.so" >/dev/null
+    if ldd "$work/cmake-build/consumer_${c}_static" | grep "libmorphkit" >/dev/null; then
         echo "consumer_${c}_static links a shared morphkit library"; exit 1
     fi
     echo "cmake consumer $lib ok"
@@ -43,13 +43,13 @@ for lib in $libs; do
     cc -std=c11 -Wall -Wextra -Wpedantic -Werror "$here/consumer/consumer_$c.c" \
        -o "$work/consumer_${c}_pc" $(pkg-config --cflags --libs "$lib")
     LD_LIBRARY_PATH=$(pkg-config --variable=libdir "$lib") "$work/consumer_${c}_pc" |
-        grep -q "morphkit consumer ok"
+        grep "morphkit consumer ok" >/dev/null
     # Static linking through pkg-config --static (the .a files only).
     cc -std=c11 -Wall -Wextra -Wpedantic -Werror "$here/consumer/consumer_$c.c" \
        -o "$work/consumer_${c}_pc_static" $(pkg-config --cflags "$lib") \
        -Wl,-Bstatic $(pkg-config --libs-only-L --libs-only-l "$lib" | sed 's/-lepoxy//') \
-       -Wl,-Bdynamic $(pkg-config --static --libs "$lib" | grep -o -- '-lepoxy') -lm
-    "$work/consumer_${c}_pc_static" | grep -q "morphkit consumer ok"
+       -Wl,-Bdynamic $(pkg-config --static --libs "$lib" | grep -oE -- '-l(epoxy|meshoptimizer)') -lm
+    "$work/consumer_${c}_pc_static" | grep "morphkit consumer ok" >/dev/null
     echo "pkg-config consumer $lib ok"
 done
 echo "install consumer ok"

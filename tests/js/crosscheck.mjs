@@ -32,6 +32,8 @@ globalThis.ProgressEvent ??= class ProgressEvent extends Event {
 };
 const THREE = await import('three');
 const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
+const { MeshoptDecoder } = await import('three/addons/libs/meshopt_decoder.module.js');
+await MeshoptDecoder.ready;
 const validator = (await import('gltf-validator')).default;
 
 const data = path.join(src, 'tests', 'data', 'gltf');
@@ -78,6 +80,7 @@ function loadThree(file) {
     return 'data:application/octet-stream;base64,' + fs.readFileSync(p).toString('base64');
   });
   const loader = new GLTFLoader(manager);
+  loader.setMeshoptDecoder(MeshoptDecoder); // EXT_meshopt_compression (pack --compress)
   // Textures need a browser's image decoding; geometry does not use them.
   loader.register(() => ({ name: 'morphkit_no_textures', loadTexture: () => Promise.resolve(null) }));
   const bytes = fs.readFileSync(file);
@@ -130,7 +133,7 @@ function compare(what, got, want, tol) {
 }
 
 async function crossCheck(rel, times, tol) {
-  const file = path.join(data, rel);
+  const file = path.isAbsolute(rel) ? rel : path.join(data, rel);
   const gltf = await loadThree(file);
   const mk = sampleMorphkit(file, times);
   // Meshes in node order, as morphkit lists them (three names them after
@@ -169,6 +172,122 @@ await crossCheck('AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf', [0.5
 await crossCheck('SimpleMorph/glTF/SimpleMorph.gltf', [0, 0.5, 1.5, 3.25, 4], 1e-5);
 await crossCheck('SimpleMorph/glTF-Embedded/SimpleMorph.gltf', [1.5], 1e-5);
 await crossCheck('MorphPrimitivesTest/glTF-Binary/MorphPrimitivesTest.glb', [0], 1e-5);
+
+// ---- 3. packed units (`morphkit pack`) ------------------------------------
+// Each packed file (plain float, and the default quantized form) passes the
+// validator with no errors and no warnings, and
+// three.js playing its glTF animations (from time 0, through the first pass
+// of each clip) shows what `morphkit sample --anim NAME` shows on the
+// folder (within the position error `pack` reports), mapped to OBJ `v` / `vn`
+// order through the _OBJ_V / _OBJ_VN
+// attributes. The demo units cover linear blends, a no-blend frame, Once +
+// Next and a loop frame; copies with changed interpolation cover smooth
+// (CUBICSPLINE) and step clips.
+const os = await import('node:os');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mk-pack-'));
+function variant(name, unit, extraCfg) {
+  const dir = path.join(tmp, name);
+  fs.mkdirSync(dir);
+  for (const f of fs.readdirSync(path.join(src, 'assets', 'demo', unit)))
+    fs.copyFileSync(path.join(src, 'assets', 'demo', unit, f), path.join(dir, f));
+  fs.appendFileSync(path.join(dir, 'animation.cfg'), extraCfg);
+  return dir;
+}
+// A unit with materials: faces before any usemtl, two .mtl materials (one
+// translucent, one with an embedded 1x1 PNG texture), a quad.
+function materialUnit() {
+  const dir = path.join(tmp, 'materials');
+  fs.mkdirSync(dir);
+  for (let k = 1; k <= 3; k++)
+    fs.writeFileSync(path.join(dir, `Walk_${k}.obj`),
+      `mtllib unit.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0.${k}\nv 0 1 0\nv 2 0 0\n` +
+      'vt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nvn 0 0 1\nf 1/1/1 2/2/1 3/3/1\nusemtl red\nf 1/1/1 3/3/1 4/4/1\n' +
+      'usemtl tex\nf 2/2/1 5/1/1 3/3/1 4/4/1\nusemtl red\nf 2/2/1 5/2/1 3/3/1\n');
+  fs.writeFileSync(path.join(dir, 'unit.mtl'),
+    'newmtl red\nKd 1 0 0\nd 0.5\nnewmtl tex\nKd 0.5 0.25 1\nmap_Kd skin.png\n');
+  fs.writeFileSync(path.join(dir, 'skin.png'), Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64'));
+  fs.writeFileSync(path.join(dir, 'animation.cfg'), 'Interpolation Walk smooth\n');
+  return dir;
+}
+const units = [
+  materialUnit(),
+  path.join(src, 'assets', 'demo', 'knight'),
+  path.join(src, 'assets', 'demo', 'wing'),
+  variant('wing_smooth', 'wing', '\nInterpolation Flap smooth\nInterpolation Beat step\n'),
+  variant('knight_smooth', 'knight',
+          '\nInterpolation Walk smooth\nInterpolation Attack smooth\nInterpolation Idle step\n'),
+];
+// plain float (morphkit reads it back within float rounding), the default
+// quantized form (within the error `pack` reports; 8-bit normals) and that
+// form meshopt-compressed (three.js decodes it with its MeshoptDecoder)
+for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2], ['--compress', 3e-2]]) for (const dir of units) {
+  const glb = path.join(tmp, path.basename(dir) + mode.replace('--', '_') + '.glb');
+  const table = execFileSync(tool, ['pack', dir, '-o', glb, ...(mode ? [mode] : [])], { encoding: 'utf8' });
+  // the summary's "max error" column: the largest position error of the pack
+  const maxError = Number(table.trim().split('\n').pop().trim().split(/\s+/).at(-2));
+  const posTol = 2 * maxError + 1e-5;
+  const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(glb)), { uri: glb });
+  checks++;
+  if (report.issues.numErrors !== 0 || report.issues.numWarnings !== 0)
+    fail(`gltf-validator: ${path.basename(glb)}: ${report.issues.numErrors} errors, ` +
+         `${report.issues.numWarnings} warnings: ` +
+         JSON.stringify(report.issues.messages.filter((m) => m.severity <= 1).slice(0, 3)));
+  const gltf = await loadThree(glb);
+  let mesh = null;
+  gltf.scene.traverse((o) => { if (o.isMesh) mesh = o; });
+  const g = mesh.geometry;
+  gltf.scene.updateMatrixWorld(true);
+  const world = mesh.matrixWorld; // quantized positions: the node's translation + scale
+  const objV = g.attributes._obj_v, objVn = g.attributes._obj_vn;
+  for (const clip of gltf.animations) {
+    const times = [];
+    for (let t = 0; t <= clip.duration; t += 0.0173) times.push(Math.round(t * 1e6) / 1e6);
+    const mk = JSON.parse(execFileSync(tool, ['sample', dir, '--json', '--anim', clip.name,
+      ...times.flatMap((t) => ['--time', String(t)])], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+    const mixer = new THREE.AnimationMixer(gltf.scene);
+    const action = mixer.clipAction(clip);
+    action.setLoop(THREE.LoopOnce, 1);
+    action.clampWhenFinished = true;
+    action.play();
+    times.forEach((t, k) => {
+      mixer.setTime(t);
+      const w = mesh.morphTargetInfluences;
+      const e = mk.samples[k].meshes[0];
+      const pos = morph(g, 'position', w), nrm = morph(g, 'normal', w);
+      const p = new THREE.Vector3();
+      for (let v = 0; v < pos.length; v += 3) {
+        p.set(pos[v], pos[v + 1], pos[v + 2]).applyMatrix4(world);
+        pos[v] = p.x, pos[v + 1] = p.y, pos[v + 2] = p.z;
+      }
+      const inV = new Array(e.positions.length).fill(NaN), inVn = new Array(e.normals.length).fill(0);
+      for (let v = 0; v < objV.count; v++) {
+        for (let c = 0; c < 3; c++) inV[3 * objV.getX(v) + c] = pos[3 * v + c];
+        const j = objVn.getX(v);
+        // none: -1 (FLOAT) or 65535 (UNSIGNED_SHORT)
+        if (j >= 0 && !(objVn.array instanceof Uint16Array && j === 65535))
+          for (let c = 0; c < 3; c++) inVn[3 * j + c] = nrm[3 * v + c];
+      }
+      const at = `${path.basename(glb)} ${clip.name} t=${t}`;
+      compare(`${at} positions`, e.positions, inV, posTol);
+      compare(`${at} normals`, e.normals, inVn, normalTol);
+    });
+  }
+}
+
+// ---- 4. files made by gltfpack (EXT_meshopt_compression, another encoder) --
+// morphkit's glTF reader decodes them; its `sample` agrees with three.js.
+const gltfpack = path.join(here, 'node_modules', 'gltfpack', 'cli.js');
+if (fs.existsSync(gltfpack)) {
+  const input = path.join(tmp, 'knight_plain.glb');
+  for (const args of [['-c'], ['-cc'], []]) {
+    const out = path.join(tmp, `knight_gltfpack${args.join('')}.glb`);
+    execFileSync('node', [gltfpack, '-i', input, '-o', out, ...args], { stdio: 'pipe' });
+    await crossCheck(out, [0, 0.1, 0.37, 0.5], 1e-5);
+  }
+}
+fs.rmSync(tmp, { recursive: true, force: true });
 
 console.log(`${checks - failures} passed, ${failures} failed`);
 process.exit(failures ? 1 : 0);

@@ -31,6 +31,7 @@ int mk_cmd_info(int argc, char **argv);
 int mk_cmd_sample(int argc, char **argv);
 int mk_cmd_preview(int argc, char **argv); /* cmd_preview.c: headless pictures */
 int mk_cmd_view(int argc, char **argv);    /* cmd_view.c: the GLFW window */
+int mk_cmd_pack(int argc, char **argv);    /* cmd_pack.c: unit folders -> .glb */
 
 /* `morphkit sample` options, parsed once and shared by the unit and glTF paths. */
 #define MK_SAMPLE_MAX 256
@@ -65,8 +66,12 @@ bool mk_cli_is_help(const char *arg);
 /* Writes s as a JSON string literal (quotes and escapes). */
 void mk_cli_json_string(FILE *out, const char *s);
 bool mk_cli_is_dir(const char *path);
-/* True when path is a regular file whose name ends in .gltf or .glb (any case). */
+/* True when path is a regular file whose name ends in .gltf or .glb (any
+ * case) and that is not a packed unit. */
 bool mk_cli_is_gltf_file(const char *path);
+/* True when path is a .glb file made by `morphkit pack` (pack.h): commands
+ * treat it as the unit folder it came from. */
+bool mk_cli_is_packed_unit(const char *path);
 /* Expands PATH (a unit folder, or a library root of unit folders) into unit
  * folder paths (malloc'd; free with mk_unit_list_free(NULL, ...)). Prints
  * the error and returns MK_EXIT_INVALID when PATH is neither. */

@@ -56,8 +56,19 @@ bool mk_cli_is_gltf_file(const char *path)
     size_t n = strlen(path);
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return false;
-    return (n >= 5 && strcasecmp(path + n - 5, ".gltf") == 0) ||
-           (n >= 4 && strcasecmp(path + n - 4, ".glb") == 0);
+    return ((n >= 5 && strcasecmp(path + n - 5, ".gltf") == 0) ||
+            (n >= 4 && strcasecmp(path + n - 4, ".glb") == 0)) &&
+           !mk_pack_is_unit_file(path, NULL);
+}
+
+bool mk_cli_is_packed_unit(const char *path)
+{
+    struct stat st;
+    size_t n = strlen(path);
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+           ((n >= 4 && strcasecmp(path + n - 4, ".glb") == 0) ||
+            (n >= 5 && strcasecmp(path + n - 5, ".gltf") == 0)) &&
+           mk_pack_is_unit_file(path, NULL);
 }
 
 int mk_cli_unit_paths(const char *path, char ***paths, uint32_t *count)
@@ -65,6 +76,16 @@ int mk_cli_unit_paths(const char *path, char ***paths, uint32_t *count)
     mk_error err;
     *paths = NULL;
     *count = 0;
+    if (mk_cli_is_packed_unit(path)) {
+        *paths = malloc(sizeof **paths);
+        if (!*paths || !((*paths)[0] = strdup(path))) {
+            free(*paths);
+            mk_cli_fail("out of memory");
+            return MK_EXIT_INVALID;
+        }
+        *count = 1;
+        return MK_EXIT_OK;
+    }
     if (!mk_cli_is_dir(path)) {
         struct stat st;
         if (stat(path, &st) != 0)

@@ -28,8 +28,11 @@ static void print_text(const char *path, const mk_unit *u)
     printf("  frames:     %u, normals: %s, texcoords: %s\n", s->frame_count,
            s->normals ? "yes" : "no", s->texcoords ? "yes" : "no");
     printf("  memory:     %zu bytes (frame set)\n", s->byte_size);
-    printf("  on disk:    %llu bytes in %u files\n", (unsigned long long)u->bytes_on_disk,
-           u->files->frame_count);
+    if (mk_cli_is_dir(path))
+        printf("  on disk:    %llu bytes in %u files\n", (unsigned long long)u->bytes_on_disk,
+               u->files->frame_count);
+    else
+        printf("  on disk:    %llu bytes (packed: one file)\n", (unsigned long long)u->bytes_on_disk);
     printf("  config:     %s\n", u->files->has_config ? "animation.cfg" : "none (defaults)");
     printf("  animations:\n");
     for (uint32_t a = 0; a < u->files->animation_count; a++) {

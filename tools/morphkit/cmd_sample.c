@@ -97,7 +97,7 @@ int mk_cmd_sample(int argc, char **argv)
     }
     if (mk_cli_is_gltf_file(a.path))
         return mk_cli_sample_gltf(&a);
-    if (!mk_cli_is_dir(a.path)) {
+    if (!mk_cli_is_dir(a.path) && !mk_cli_is_packed_unit(a.path)) {
         struct stat st;
         mk_cli_fail("%s: %s", a.path,
                     stat(a.path, &st) != 0 ? "no such file or folder"

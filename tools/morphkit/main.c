@@ -24,6 +24,7 @@ static const mk_command commands[] = {
      mk_cmd_preview},
     {"view", MK_GL_SUMMARY("an interactive window: orbit, switch animations, step, speed"),
      mk_cmd_view},
+    {"pack", "unit folders -> one small standard .glb each, playing exactly the same", mk_cmd_pack},
 };
 
 static void usage(FILE *out)

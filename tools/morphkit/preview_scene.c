@@ -262,12 +262,12 @@ int mk_preview_load(const char *path, const mk_preview_options *o, mk_preview **
         mk_cli_fail("%s: no such file or folder", path);
         return MK_EXIT_INVALID;
     }
-    bool dir = S_ISDIR(st.st_mode);
+    bool dir = S_ISDIR(st.st_mode) || mk_cli_is_packed_unit(path); /* a packed unit is a unit */
     if (!dir && !mk_cli_is_gltf_file(path)) {
         mk_cli_fail("%s: not a unit folder or a .gltf/.glb file", path);
         return MK_EXIT_INVALID;
     }
-    if (dir && !mk_is_unit_folder(path, NULL)) {
+    if (S_ISDIR(st.st_mode) && !mk_is_unit_folder(path, NULL)) {
         mk_cli_fail("%s: not a unit folder (no <Animation>_<N>.obj files; preview one unit "
                     "of a library at a time)",
                     path);

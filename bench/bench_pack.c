@@ -1,0 +1,187 @@
+/* Packed units: file size and load time against the unit folder.
+ *
+ * For the demo units and two generated units (a 100k-vertex body whose
+ * frames all move, and a small body where one limb moves and poses repeat)
+ * it prints the folder's bytes and load time (mk_unit_load, heuristics off)
+ * beside the packed file in three forms (plain float, the default quantized
+ * one, --compress): bytes, share of the folder, largest position error
+ * relative to the unit's size, and load time (mk_unit_load_packed from the
+ * file; both from the page cache). `--quick` uses small sizes (CTest smoke
+ * test); `--write-units DIR` only writes the generated unit folders (for
+ * bench/pack_vs_gltfpack.sh). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench_common.h"
+#include "morphkit/morphkit.h"
+
+/* ---- generated units ---------------------------------------------------------- */
+
+/* A UV sphere of rings x segments vertices; frame pose p moves vertex i by
+ * a smooth wave, all vertices (limb = 0) or only those with y > 0.6 (the
+ * "limb"). Writes OBJ text with v, vt, vn and quads as triangles. */
+static void write_sphere_frame(const char *path, int rings, int segs, int pose, int limb)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    const double pi = 3.14159265358979;
+    for (int r = 0; r < rings; r++)
+        for (int s = 0; s < segs; s++) {
+            double th = pi * r / (rings - 1), ph = 2 * pi * s / segs;
+            double x = sin(th) * cos(ph), y = cos(th), z = sin(th) * sin(ph);
+            double amp = limb ? (y > 0.6 ? 0.3 * (y - 0.6) : 0.0) : 0.05;
+            double d = pose ? amp * sin(pose * 0.9 + 3 * x + 2 * z) : 0.0;
+            fprintf(f, "v %.6f %.6f %.6f\n", x + d, y + 0.5 * d, z - d);
+        }
+    for (int r = 0; r < rings; r++)
+        for (int s = 0; s < segs; s++)
+            fprintf(f, "vt %.5f %.5f\n", (double)s / segs, (double)r / (rings - 1));
+    for (int r = 0; r < rings; r++)
+        for (int s = 0; s < segs; s++) {
+            double th = pi * r / (rings - 1), ph = 2 * pi * s / segs;
+            fprintf(f, "vn %.5f %.5f %.5f\n", sin(th) * cos(ph), cos(th), sin(th) * sin(ph));
+        }
+    for (int r = 0; r + 1 < rings; r++)
+        for (int s = 0; s < segs; s++) {
+            int a = r * segs + s + 1, b = r * segs + (s + 1) % segs + 1;
+            int c = a + segs, e = b + segs;
+            fprintf(f, "f %d/%d/%d %d/%d/%d %d/%d/%d\nf %d/%d/%d %d/%d/%d %d/%d/%d\n", a, a, a, c,
+                    c, c, e, e, e, a, a, a, e, e, e, b, b, b);
+        }
+    fclose(f);
+}
+
+/* Writes dir/<Anim>_<k>.obj and an animation.cfg; returns dir. */
+static const char *make_unit(const char *root, const char *name, int rings, int segs, int limb)
+{
+    static char dir[4][1024];
+    static int next;
+    char *d = dir[next++ & 3];
+    snprintf(d, sizeof dir[0], "%s/%s", root, name);
+    mkdir(d, 0777);
+    char path[1200];
+    /* Walk: 6 distinct poses; Idle: poses 0, 7, 0, 7 (repeats, and the base) */
+    for (int k = 1; k <= 6; k++) {
+        snprintf(path, sizeof path, "%s/Walk_%d.obj", d, k);
+        write_sphere_frame(path, rings, segs, k, limb);
+    }
+    static const int idle[4] = {0, 7, 0, 7};
+    for (int k = 1; k <= 4; k++) {
+        snprintf(path, sizeof path, "%s/Idle_%d.obj", d, k);
+        write_sphere_frame(path, rings, segs, idle[k - 1], limb);
+    }
+    snprintf(path, sizeof path, "%s/animation.cfg", d);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("FrameTime Walk 100\nLoop Walk 2\nInterpolation Idle smooth\nFrameTime Idle 250\n"
+              "Event Walk 3 step\n",
+              f);
+        fclose(f);
+    }
+    return d;
+}
+
+/* ---- measuring ------------------------------------------------------------------ */
+
+static mk_unit *load_folder(const char *dir)
+{
+    mk_unit_options o = {0};
+    o.skip_heuristics = true;
+    mk_unit *u = NULL;
+    mk_error e;
+    if (mk_unit_load(dir, &o, NULL, &u, NULL, &e) != MK_OK) {
+        fprintf(stderr, "%s: %s\n", dir, e.message);
+        exit(1);
+    }
+    return u;
+}
+
+static void write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
+        perror(path);
+        exit(1);
+    }
+}
+
+static void bench_unit(const char *name, const char *dir, const char *tmp, double min_s)
+{
+    mk_unit *u = load_folder(dir);
+    double t_folder;
+    MK_BENCH_BEST(t_folder, 3, min_s, mk_unit_destroy(load_folder(dir)));
+    printf("%-8s %7u %3u  folder %10llu B  load %9.2f ms\n", name, u->frames->vertex_count,
+           u->frames->frame_count, (unsigned long long)u->bytes_on_disk, t_folder * 1e3);
+    static const char *forms[] = {"plain", "default", "compress"};
+    for (int m = 0; m < 3; m++) {
+        mk_pack_options o = {0};
+        o.plain = m == 0;
+        o.compress = m == 2;
+        void *data;
+        size_t size;
+        mk_pack_stats st;
+        mk_error e;
+        if (mk_unit_pack(u, &o, NULL, &data, &size, &st, NULL, &e) != MK_OK) {
+            fprintf(stderr, "%s: %s\n", name, e.message);
+            exit(1);
+        }
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s_%s.glb", tmp, name, forms[m]);
+        write_file(path, data, size);
+        mk_free(NULL, data, size);
+        double t_pack;
+        mk_unit *p = NULL;
+        MK_BENCH_BEST(t_pack, 3, min_s, {
+            if (mk_unit_load_packed(path, NULL, NULL, &p, &e) != MK_OK) {
+                fprintf(stderr, "%s: %s\n", path, e.message);
+                exit(1);
+            }
+            mk_unit_destroy(p);
+        });
+        printf("         %-8s %10zu B %6.2f%%  %2u targets, %2u sparse, max error %.2g of size"
+               "  load %8.3f ms (%5.1fx faster)\n",
+               forms[m], size, 100.0 * (double)size / (double)u->bytes_on_disk, st.target_count,
+               st.sparse_count, st.unit_size > 0 ? st.max_position_error / st.unit_size : 0.0,
+               t_pack * 1e3, t_folder / t_pack);
+    }
+    mk_unit_destroy(u);
+}
+
+int main(int argc, char **argv)
+{
+    int quick = mk_bench_quick(argc, argv);
+    const char *write_to = NULL;
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--write-units") == 0)
+            write_to = argv[i + 1];
+    char tmp[] = "/tmp/mk_bench_pack_XXXXXX";
+    if (!mkdtemp(tmp)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    const char *root = write_to ? write_to : tmp;
+    mkdir(root, 0777);
+    /* 100k vertices: 250 rings x 400 segments */
+    const char *big = make_unit(root, "sphere", quick ? 20 : 250, quick ? 30 : 400, 0);
+    const char *limb = make_unit(root, "limb", quick ? 12 : 40, quick ? 16 : 60, 1);
+    if (write_to) {
+        printf("%s\n%s\n", big, limb);
+        return 0;
+    }
+    double min_s = quick ? 0.0 : 0.2;
+    printf("unit     vertices frames\n");
+    bench_unit("knight", MK_BENCH_SOURCE_DIR "/assets/demo/knight", tmp, min_s);
+    bench_unit("wing", MK_BENCH_SOURCE_DIR "/assets/demo/wing", tmp, min_s);
+    bench_unit("limb", limb, tmp, min_s);
+    bench_unit("sphere", big, tmp, quick ? 0.0 : 0.5);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    return system(cmd) == 0 ? 0 : 1;
+}

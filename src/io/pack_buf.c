@@ -1,0 +1,106 @@
+/* Unit packer: the growing byte block the JSON and binary parts are built in. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pack_internal.h"
+
+static bool reserve(mk_pack_buf *b, size_t n)
+{
+    if (b->failed)
+        return false;
+    size_t need;
+    if (!mk_size_add(b->size, n, &need)) {
+        b->failed = true;
+        return false;
+    }
+    if (need <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < need) {
+        if (cap > SIZE_MAX / 2) {
+            b->failed = true;
+            return false;
+        }
+        cap *= 2;
+    }
+    uint8_t *p = mk_realloc(b->allocator, b->data, b->cap, cap);
+    if (!p) {
+        b->failed = true;
+        return false;
+    }
+    b->data = p;
+    b->cap = cap;
+    return true;
+}
+
+void mk_pack_buf_append(mk_pack_buf *b, const void *data, size_t n)
+{
+    if (n && reserve(b, n)) {
+        memcpy(b->data + b->size, data, n);
+        b->size += n;
+    }
+}
+
+void mk_pack_buf_printf(mk_pack_buf *b, const char *format, ...)
+{
+    char small[256];
+    va_list args;
+    va_start(args, format);
+    int n = vsnprintf(small, sizeof small, format, args);
+    va_end(args);
+    if (n < 0) {
+        b->failed = true;
+        return;
+    }
+    if ((size_t)n < sizeof small) {
+        mk_pack_buf_append(b, small, (size_t)n);
+        return;
+    }
+    if (!reserve(b, (size_t)n + 1))
+        return;
+    va_start(args, format);
+    vsnprintf((char *)b->data + b->size, (size_t)n + 1, format, args);
+    va_end(args);
+    b->size += (size_t)n;
+}
+
+void mk_pack_buf_align(mk_pack_buf *b, size_t align, uint8_t fill)
+{
+    while (!b->failed && b->size % align)
+        mk_pack_buf_append(b, &fill, 1);
+}
+
+void mk_pack_buf_json_string(mk_pack_buf *b, const char *s)
+{
+    mk_pack_buf_append(b, "\"", 1);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            mk_pack_buf_printf(b, "\\%c", *p);
+        else if (*p < 0x20)
+            mk_pack_buf_printf(b, "\\u%04x", *p);
+        else
+            mk_pack_buf_append(b, p, 1);
+    }
+    mk_pack_buf_append(b, "\"", 1);
+}
+
+void mk_pack_buf_number(mk_pack_buf *b, double v)
+{
+    char text[40];
+    /* the shortest of 15..17 digits that reads back as the same double, so
+     * min/max equal the data exactly (the validator compares them) */
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        if (strtod(text, NULL) == v)
+            break;
+    }
+    mk_pack_buf_printf(b, "%s", text);
+}
+
+void mk_pack_buf_free(mk_pack_buf *b)
+{
+    mk_free(b->allocator, b->data, b->cap);
+    b->data = NULL;
+    b->size = b->cap = 0;
+}

@@ -1,0 +1,241 @@
+/* Private to the unit packer (src/io/pack_*.c); not installed. */
+#ifndef MK_PACK_INTERNAL_H
+#define MK_PACK_INTERNAL_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+#include "morphkit/clip.h"
+#include "morphkit/pack.h"
+
+/* A growing byte block; after a failed growth every append is a no-op and
+ * `failed` stays set, so writers check once at the end. */
+typedef struct mk_pack_buf {
+    uint8_t *data;
+    size_t size, cap;
+    const mk_allocator *allocator;
+    bool failed;
+} mk_pack_buf;
+
+void mk_pack_buf_append(mk_pack_buf *b, const void *data, size_t n);
+void mk_pack_buf_printf(mk_pack_buf *b, const char *format, ...) MK_PRINTF(2, 3);
+/* Appends `fill` bytes until size is a multiple of `align`. */
+void mk_pack_buf_align(mk_pack_buf *b, size_t align, uint8_t fill);
+/* A JSON string literal (quotes, escapes). */
+void mk_pack_buf_json_string(mk_pack_buf *b, const char *s);
+/* A float as the shortest text that reads back to the same double. */
+void mk_pack_buf_number(mk_pack_buf *b, double v);
+void mk_pack_buf_free(mk_pack_buf *b);
+
+/* ---- the document being written (pack_write.c, pack_mesh.c) ------------ */
+
+enum {
+    MK_PACK_BYTE = 5120,
+    MK_PACK_UNSIGNED_BYTE = 5121,
+    MK_PACK_SHORT = 5122,
+    MK_PACK_UNSIGNED_SHORT = 5123,
+    MK_PACK_UNSIGNED_INT = 5125,
+    MK_PACK_FLOAT = 5126,
+    MK_PACK_ARRAY_BUFFER = 34962,
+    MK_PACK_ELEMENT_ARRAY_BUFFER = 34963
+};
+
+/* One bufferView: where it lies in the binary chunk and how meshopt may
+ * encode it. */
+typedef struct mk_pack_view {
+    size_t offset, length;
+    uint32_t stride;     /* byteStride written (0: none) */
+    uint32_t target;     /* 0: none */
+    uint32_t element;    /* bytes of one element (for the meshopt codec) */
+    uint32_t index_size; /* 2 or 4: a triangle index buffer; 0: other data */
+    bool raw;            /* an image: stored as it is, also under compression */
+} mk_pack_view;
+
+/* Data of one kind and layout, gathered into one bufferView: fewer views
+ * make a smaller document and longer streams for the meshopt codec. */
+typedef struct mk_pack_group {
+    mk_pack_buf data;
+    uint32_t kind, stride, target, element;
+} mk_pack_group;
+
+#define MK_PACK_MAX_GROUPS 160
+
+typedef struct mk_pack_writer {
+    const mk_allocator *allocator;
+    mk_pack_buf bin, views, accessors, meshes, animations, json;
+    uint32_t view_count, accessor_count, animation_count;
+    mk_pack_group groups[MK_PACK_MAX_GROUPS];
+    uint32_t group_count;
+    bool failed; /* out of groups or memory */
+} mk_pack_writer;
+
+/* Kinds of data (views are never shared between kinds). */
+enum {
+    MK_PACK_KIND_POSITION = 1,
+    MK_PACK_KIND_NORMAL,
+    MK_PACK_KIND_TEXCOORD,
+    MK_PACK_KIND_MAP,
+    MK_PACK_KIND_INDEX,
+    MK_PACK_KIND_SPARSE_INDEX,
+    MK_PACK_KIND_SPARSE_POSITION,
+    MK_PACK_KIND_SPARSE_NORMAL,
+    MK_PACK_KIND_TIME,
+    MK_PACK_KIND_WEIGHT,
+    MK_PACK_KIND_IMAGE, /* + material index: each image its own view, never compressed */
+    MK_PACK_KIND_PRIMITIVE_INDEX = MK_PACK_KIND_IMAGE + 100 /* + primitive: whole triangles
+                                                               for the meshopt index codec */
+};
+
+/* Appends data (4-byte aligned) to the view of its kind and layout: stride
+ * 0: none, target 0: none, element: bytes of one element (the stride, or
+ * the tight size; for an index buffer 2 or 4). Returns the view index and
+ * the data's byte offset in it (*offset). */
+uint32_t mk_pack_add_view(mk_pack_writer *w, uint32_t kind, const void *data, size_t bytes,
+                          uint32_t stride, uint32_t target, uint32_t element, size_t *offset);
+
+/* Lays the views out in w->bin (w->views: their mk_pack_view records). */
+void mk_pack_finish_views(mk_pack_writer *w);
+
+static inline mk_pack_view *mk_pack_views(const mk_pack_writer *w)
+{
+    return (mk_pack_view *)w->views.data;
+}
+
+/* EXT_meshopt_compression (pack_compress.c): replaces w->bin by the encoded
+ * views and writes the bufferViews JSON (with the extension, over a
+ * fallback buffer 1 of *fallback_size bytes) into out. */
+mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback_size,
+                           mk_error *err);
+
+typedef struct mk_pack_accessor {
+    uint32_t view;           /* MK_NONE: no bufferView (zeros, then sparse values) */
+    size_t byte_offset;      /* in the view */
+    uint32_t component_type; /* MK_PACK_* */
+    bool normalized;
+    uint32_t count;
+    const char *type;        /* "SCALAR", "VEC2", "VEC3" */
+    uint32_t components;     /* of type */
+    const double *min, *max; /* components each, or NULL */
+    uint32_t sparse_count;   /* 0: not sparse */
+    uint32_t sparse_indices_view, sparse_index_type, sparse_values_view;
+    size_t sparse_indices_offset, sparse_values_offset;
+} mk_pack_accessor;
+
+uint32_t mk_pack_add_accessor(mk_pack_writer *w, const mk_pack_accessor *a);
+
+/* ---- materials (pack_material.c) ------------------------------------------ */
+
+#define MK_PACK_MAX_MATERIALS 64
+#define MK_PACK_MAX_RUNS 4096
+
+typedef struct mk_pack_material {
+    char name[128];
+    bool defined;    /* an .mtl defines it */
+    float color[4];  /* Kd and d; 1 each when absent */
+    uint8_t *image;  /* map_Kd file bytes (PNG or JPEG; image_size + 1 allocated), or NULL */
+    size_t image_size;
+    const char *mime;
+} mk_pack_material;
+
+/* The unit's materials in order of first use, and runs of triangles in the
+ * unit's order: runs[2 i] the material (MK_NONE: faces before any usemtl),
+ * runs[2 i + 1] the triangle count. count 0: no materials. */
+typedef struct mk_pack_materials {
+    uint32_t count;
+    mk_pack_material items[MK_PACK_MAX_MATERIALS];
+    uint32_t run_count;
+    uint32_t runs[2 * MK_PACK_MAX_RUNS];
+    /* after loading: one primitive per material in order of first use
+     * (MK_NONE: without material); run_prim[i]: run i's primitive */
+    uint32_t prim_count;
+    uint32_t prim_material[MK_PACK_MAX_MATERIALS + 1];
+    uint32_t run_prim[MK_PACK_MAX_RUNS];
+} mk_pack_materials;
+
+/* Reads the unit's first frame file for usemtl/mtllib and its .mtl files;
+ * problems are warnings in report (may be NULL). Never fails: without
+ * materials (or a frame file to read, as for a unit read from a pack)
+ * count is 0. */
+mk_status mk_pack_materials_load(const mk_unit *u, const mk_file_callbacks *files,
+                                 const mk_allocator *al, mk_pack_materials *m, mk_report *report);
+void mk_pack_materials_free(mk_pack_materials *m, const mk_allocator *al);
+
+/* Writes the mesh (meshes[0] JSON into w->meshes, its data into w->bin)
+ * and fills the node's translation/scale (identity unless positions are
+ * quantized) and the stats' size, bits and errors. */
+mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *unit, const mk_pack_options *o,
+                             const mk_pack_materials *mats, const uint32_t *target_frame,
+                             uint32_t targets, float translation[3], float *scale,
+                             mk_pack_stats *stats, mk_error *err);
+
+/* The one dequantization both the writer (to measure the error) and the
+ * reader use, so the measured error is the error a reader gets. */
+static inline float mk_pack_dequantize(float origin, float step, float q)
+{
+    return origin + step * q;
+}
+
+/* Normalizes v in place (zero stays zero). */
+static inline void mk_pack_normalize3(float *v)
+{
+    float len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    float inv = len2 >= MK_NORMAL_MIN_LENGTH2 ? 1.0f / sqrtf(len2) : 0.0f;
+    v[0] *= inv;
+    v[1] *= inv;
+    v[2] *= inv;
+}
+
+/* ---- reading (pack_read.c, pack_extras.c) ---------------------------------- */
+
+struct mk_gltf_json;
+struct mk_gltf_json_value;
+
+typedef struct mk_pack_reader {
+    const struct mk_gltf_json *doc;
+    const char *file;
+    mk_error *err;
+} mk_pack_reader;
+
+/* MK_ERR_PARSE "extras.morphkit.<path>[index]: what" (index MK_NONE: none). */
+mk_status mk_pack_bad(mk_pack_reader *r, const char *path, uint32_t index, const char *what);
+/* A whole number in [lo, hi]. */
+bool mk_pack_whole(mk_pack_reader *r, const struct mk_gltf_json_value *v, double lo, double hi,
+                   int64_t *out);
+mk_status mk_pack_get_u32(mk_pack_reader *r, const struct mk_gltf_json_value *obj,
+                          const char *key, const char *path, uint32_t *out);
+/* A string member copied through the allocator (NULL when absent and optional). */
+mk_status mk_pack_get_string(mk_pack_reader *r, const mk_allocator *al,
+                             const struct mk_gltf_json_value *obj, const char *key,
+                             const char *path, bool required, char **out);
+/* u->files from animations (and files), and the frame -> target map
+ * (*frames entries through u's allocator; targets: the mesh's count). */
+mk_status mk_pack_read_files(mk_pack_reader *r, const struct mk_gltf_json_value *x, mk_unit *u,
+                             uint32_t targets, uint32_t **frame_target, uint32_t *frames);
+/* u->clips from clips (one per animation, in order). */
+mk_status mk_pack_read_clips(mk_pack_reader *r, const struct mk_gltf_json_value *x, mk_unit *u);
+
+/* One clip's keys for a glTF weights sampler: key_count times (seconds,
+ * strictly increasing as floats) and key_count * target_count values, or
+ * 3 * key_count * target_count for CUBICSPLINE (in-tangent, value,
+ * out-tangent per key, as glTF stores them). */
+typedef struct mk_pack_keys {
+    mk_interpolation interpolation; /* LINEAR, STEP or CUBICSPLINE */
+    uint32_t key_count;
+    uint32_t times_cap; /* entries allocated for times */
+    float *times;
+    float *values;
+    size_t values_count;
+} mk_pack_keys;
+
+/* Keys clip `clip` of set for a viewer (pack.h describes the keying).
+ * frame_target maps frame-set indices to morph targets (MK_NONE: the
+ * base). MK_ERR_UNSUPPORTED when two key times coincide as floats. */
+mk_status mk_pack_key_clip(const mk_clip_set *set, uint32_t clip, const uint32_t *frame_target,
+                           uint32_t target_count, const mk_allocator *allocator,
+                           mk_pack_keys *out, mk_error *err);
+void mk_pack_keys_free(mk_pack_keys *keys, uint32_t target_count, const mk_allocator *allocator);
+
+#endif

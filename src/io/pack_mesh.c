@@ -1,0 +1,651 @@
+/* Unit packer: the mesh - base attributes, one morph target per distinct
+ * frame, the `v` / `vn` maps - plain (float, dense) or quantized with
+ * sparse targets (pack.h describes both).
+ *
+ * Every error the stats report is measured with the reader's own
+ * arithmetic (mk_pack_dequantize, the glTF reader's normalized-integer
+ * decoding, mk_pack_normalize3), so it is the error a morphkit reader gets. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pack_internal.h"
+
+typedef struct mesh_ctx {
+    mk_pack_writer *w;
+    const mk_unit *u;
+    const mk_frame_set *s;
+    uint32_t n;
+    bool plain;
+    bool qpos;          /* positions on the integer grid */
+    float origin[3], step;
+    uint32_t bits;
+    float nmax;         /* normals: 127 or 32767 (plain: 0) */
+    uint8_t *bytes;     /* encoding scratch */
+    size_t bytes_size;
+    int32_t *qa, *qb;   /* n * 3 each */
+    float *fa, *fb;     /* n * 3 each */
+    uint8_t *used;      /* n: a face uses the vertex */
+    bool failed;        /* out of memory while encoding */
+    bool compress;      /* the views will be meshopt-compressed */
+    mk_pack_stats *st;
+} mesh_ctx;
+
+/* The delta d with base + d == frame exactly in float when one is near
+ * F - B (almost always: within a few ulps), so readers that add it back
+ * (morphkit, and a viewer at weight 1) get the frame bit for bit. */
+static float exact_delta(float base, float frame)
+{
+    float d = frame - base;
+    if (base + d == frame)
+        return d;
+    float up = d, down = d;
+    for (int i = 0; i < 4; i++) {
+        up = nextafterf(up, INFINITY);
+        down = nextafterf(down, -INFINITY);
+        if (base + up == frame)
+            return up;
+        if (base + down == frame)
+            return down;
+    }
+    return d;
+}
+
+/* glTF wants unit normals: a zero normal (a `v` no face uses, a degenerate
+ * `vn`) is written as +Z; the reader restores zeros where no face reaches. */
+static void fix_normal(const float *in, float *out)
+{
+    if (in[0] == 0.0f && in[1] == 0.0f && in[2] == 0.0f) {
+        out[0] = out[1] = 0.0f;
+        out[2] = 1.0f;
+    } else {
+        memcpy(out, in, 3 * sizeof(float));
+    }
+}
+
+/* What the glTF reader makes of a normalized signed integer (§3.11). */
+static float snorm(int32_t q, float max)
+{
+    float x = (float)q / max;
+    return x < -1.0f ? -1.0f : x;
+}
+
+static uint32_t component_size(uint32_t ct)
+{
+    return ct == MK_PACK_BYTE || ct == MK_PACK_UNSIGNED_BYTE    ? 1
+           : ct == MK_PACK_SHORT || ct == MK_PACK_UNSIGNED_SHORT ? 2
+                                                                 : 4;
+}
+
+static void put_component(uint8_t *dst, uint32_t ct, int32_t i, float f)
+{
+    switch (component_size(ct)) {
+    case 1:
+        dst[0] = (uint8_t)i;
+        break;
+    case 2:
+        dst[0] = (uint8_t)i;
+        dst[1] = (uint8_t)((uint32_t)i >> 8);
+        break;
+    default:
+        memcpy(dst, &f, 4);
+        break;
+    }
+}
+
+static bool ensure_bytes(mesh_ctx *m, size_t n)
+{
+    if (n <= m->bytes_size)
+        return true;
+    uint8_t *p = mk_realloc(m->w->allocator, m->bytes, m->bytes_size, n);
+    if (!p) {
+        m->failed = true;
+        return false;
+    }
+    m->bytes = p;
+    m->bytes_size = n;
+    return true;
+}
+
+static const char *type_name(uint32_t comps)
+{
+    return comps == 1 ? "SCALAR" : comps == 2 ? "VEC2" : "VEC3";
+}
+
+/* Writes one vertex attribute of comps components per vertex: integers iv
+ * (component type ct, normalized or not) or floats fv (ct FLOAT). With
+ * sparse_ok it is written sparse when that is smaller (or with no data when
+ * all zero); bounds adds min/max. Returns the accessor, MK_NONE for out of
+ * memory. */
+static uint32_t put_attr(mesh_ctx *m, uint32_t kind, const int32_t *iv, const float *fv,
+                         uint32_t comps, uint32_t ct, bool normalized, bool sparse_ok, bool bounds)
+{
+    const uint32_t n = m->n, csize = component_size(ct), esize = comps * csize;
+    const uint32_t stride = (esize + 3) & ~3u;
+    double min[3], max[3];
+    uint32_t nnz = 0;
+    for (uint32_t c = 0; c < comps; c++) {
+        min[c] = HUGE_VAL;
+        max[c] = -HUGE_VAL;
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        bool nz = false;
+        for (uint32_t c = 0; c < comps; c++) {
+            double x = iv ? (double)iv[comps * (size_t)v + c] : (double)fv[comps * (size_t)v + c];
+            min[c] = x < min[c] ? x : min[c];
+            max[c] = x > max[c] ? x : max[c];
+            nz |= x != 0.0;
+        }
+        nnz += nz;
+    }
+    const uint32_t itype = n <= 65536 ? MK_PACK_UNSIGNED_SHORT : MK_PACK_UNSIGNED_INT;
+    const size_t isize = itype == MK_PACK_UNSIGNED_SHORT ? 2 : 4;
+    const size_t dense = (size_t)n * stride, sparse = (size_t)nnz * (isize + esize) + 3;
+    mk_pack_accessor a = {MK_NONE, 0, ct, normalized, n, type_name(comps), comps,
+                          bounds ? min : NULL, bounds ? max : NULL, 0, 0, 0, 0, 0, 0};
+    const uint32_t sparse_kind =
+        kind == MK_PACK_KIND_NORMAL ? MK_PACK_KIND_SPARSE_NORMAL : MK_PACK_KIND_SPARSE_POSITION;
+    /* compressed, runs of zeros cost next to nothing while sparse indices
+     * do not: then sparse only when it is far smaller */
+    if (sparse_ok && (nnz == 0 || (m->compress ? 3 * sparse < dense : sparse < dense))) {
+        if (nnz) {
+            if (!ensure_bytes(m, (size_t)nnz * (isize > esize ? isize : esize)))
+                return MK_NONE;
+            uint32_t k = 0;
+            for (uint32_t v = 0; v < n; v++) {
+                bool nz = false;
+                for (uint32_t c = 0; c < comps; c++)
+                    nz |= iv ? iv[comps * (size_t)v + c] != 0 : fv[comps * (size_t)v + c] != 0.0f;
+                if (nz)
+                    put_component(m->bytes + isize * k++, (uint32_t)itype, (int32_t)v, 0.0f);
+            }
+            a.sparse_indices_view =
+                mk_pack_add_view(m->w, MK_PACK_KIND_SPARSE_INDEX, m->bytes, isize * nnz, 0, 0,
+                                 (uint32_t)isize, &a.sparse_indices_offset);
+            k = 0;
+            for (uint32_t v = 0; v < n; v++) {
+                bool nz = false;
+                for (uint32_t c = 0; c < comps; c++)
+                    nz |= iv ? iv[comps * (size_t)v + c] != 0 : fv[comps * (size_t)v + c] != 0.0f;
+                if (!nz)
+                    continue;
+                for (uint32_t c = 0; c < comps; c++) {
+                    size_t i = comps * (size_t)v + c;
+                    put_component(m->bytes + esize * (size_t)k + csize * c, ct, iv ? iv[i] : 0,
+                                  fv ? fv[i] : 0.0f);
+                }
+                k++;
+            }
+            a.sparse_values_view = mk_pack_add_view(m->w, sparse_kind, m->bytes,
+                                                    (size_t)esize * nnz, 0, 0, esize,
+                                                    &a.sparse_values_offset);
+            a.sparse_count = nnz;
+            a.sparse_index_type = itype;
+        }
+        m->st->sparse_count++;
+        return mk_pack_add_accessor(m->w, &a);
+    }
+    if (!ensure_bytes(m, dense))
+        return MK_NONE;
+    memset(m->bytes, 0, dense);
+    for (uint32_t v = 0; v < n; v++)
+        for (uint32_t c = 0; c < comps; c++) {
+            size_t i = comps * (size_t)v + c;
+            put_component(m->bytes + (size_t)stride * v + csize * c, ct, iv ? iv[i] : 0,
+                          fv ? fv[i] : 0.0f);
+        }
+    /* byteStride always: views are shared by accessors (glTF then requires it) */
+    a.view = mk_pack_add_view(m->w, kind, m->bytes, dense, stride,
+                              MK_PACK_ARRAY_BUFFER, stride, &a.byte_offset);
+    return mk_pack_add_accessor(m->w, &a);
+}
+
+/* ---- positions --------------------------------------------------------------- */
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The unit's size as unit.h defines it: the median of the frames' bounding
+ * box diagonals (the upper one for an even count). */
+static double unit_size(mesh_ctx *m)
+{
+    const mk_frame_set *s = m->s;
+    double *d = mk_alloc(m->w->allocator, s->frame_count * sizeof *d);
+    if (!d) {
+        m->failed = true;
+        return 0;
+    }
+    for (uint32_t f = 0; f < s->frame_count; f++) {
+        const float *p = mk_frame_set_positions(s, f);
+        float lo[3] = {p[0], p[1], p[2]}, hi[3] = {p[0], p[1], p[2]};
+        for (size_t i = 0; i < 3 * (size_t)s->vertex_count; i++) {
+            lo[i % 3] = p[i] < lo[i % 3] ? p[i] : lo[i % 3];
+            hi[i % 3] = p[i] > hi[i % 3] ? p[i] : hi[i % 3];
+        }
+        double d2 = 0;
+        for (int c = 0; c < 3; c++)
+            d2 += ((double)hi[c] - lo[c]) * ((double)hi[c] - lo[c]);
+        d[f] = sqrt(d2);
+    }
+    qsort(d, s->frame_count, sizeof *d, compare_double);
+    double size = d[s->frame_count / 2];
+    mk_free(m->w->allocator, d, s->frame_count * sizeof *d);
+    return size;
+}
+
+/* Picks the grid: the bounding box of all frames, its largest extent E cut
+ * into 2^bits - 1 steps, bits the fewest with step / 2 <= bound. */
+static void choose_grid(mesh_ctx *m, const mk_pack_options *o)
+{
+    const mk_frame_set *s = m->s;
+    const float *p = s->positions;
+    float lo[3], hi[3];
+    for (int c = 0; c < 3; c++)
+        lo[c] = hi[c] = p[c];
+    for (size_t i = 0; i < (size_t)s->frame_count * s->vertex_count; i++)
+        for (int c = 0; c < 3; c++) {
+            float x = p[3 * i + c];
+            lo[c] = x < lo[c] ? x : lo[c];
+            hi[c] = x > hi[c] ? x : hi[c];
+        }
+    double extent = 0;
+    for (int c = 0; c < 3; c++) {
+        double e = (double)hi[c] - (double)lo[c];
+        extent = e > extent ? e : extent;
+        m->origin[c] = lo[c];
+    }
+    m->st->unit_size = unit_size(m);
+    if (m->plain)
+        return;
+    double bound = (o && o->max_position_error > 0 ? o->max_position_error : 1e-4) * m->st->unit_size;
+    uint32_t bits = o ? o->position_bits : 0;
+    for (uint32_t b = 1; !bits && b <= 15; b++)
+        if (extent / ((1u << b) - 1) / 2 <= bound)
+            bits = b;
+    if (!bits)
+        return; /* even 15 bits are too coarse: float positions */
+    float step = (float)(extent / ((1u << bits) - 1));
+    if ((double)step * ((1u << bits) - 1) < extent)
+        step = nextafterf(step, INFINITY);
+    m->qpos = true;
+    m->bits = bits;
+    m->step = extent > 0 ? step : 1.0f;
+}
+
+static void quantize_positions(const mesh_ctx *m, uint32_t frame, int32_t *q)
+{
+    const float *p = mk_frame_set_positions(m->s, frame);
+    const double top = (double)((1u << m->bits) - 1);
+    for (size_t i = 0; i < 3 * (size_t)m->n; i++) {
+        double x = floor(((double)p[i] - m->origin[i % 3]) / m->step + 0.5);
+        q[i] = (int32_t)(x < 0 ? 0 : x > top ? top : x);
+    }
+}
+
+/* Largest |read back - frame| of frame f's positions given its grid values q. */
+static double position_error(const mesh_ctx *m, uint32_t f, const int32_t *q, const float *fl)
+{
+    const float *p = mk_frame_set_positions(m->s, f);
+    double e = 0;
+    for (size_t i = 0; i < 3 * (size_t)m->n; i++) {
+        float r = q ? mk_pack_dequantize(m->origin[i % 3], m->step, (float)q[i]) : fl[i];
+        double d = fabs((double)r - (double)p[i]);
+        e = d > e ? d : e;
+    }
+    return e;
+}
+
+/* ---- normals ------------------------------------------------------------------- */
+
+static void quantize_normals(const mesh_ctx *m, uint32_t frame, int32_t *q)
+{
+    const float *nf = mk_frame_set_normals(m->s, frame);
+    for (uint32_t v = 0; v < m->n; v++) {
+        float a[3];
+        fix_normal(nf + 3 * (size_t)v, a);
+        for (int c = 0; c < 3; c++)
+            q[3 * (size_t)v + c] = (int32_t)lroundf(a[c] * m->nmax);
+    }
+}
+
+/* Largest |read back - frame| of frame f's normals (reader: base + delta,
+ * normalized when quantized), over the vertices a face uses. */
+static double normal_error(const mesh_ctx *m, uint32_t f, const float *base, const float *delta)
+{
+    const float *nf = mk_frame_set_normals(m->s, f);
+    double e = 0;
+    for (uint32_t v = 0; v < m->n; v++) {
+        if (!m->used[v])
+            continue;
+        float r[3];
+        for (int c = 0; c < 3; c++)
+            r[c] = base[3 * (size_t)v + c] + (delta ? delta[3 * (size_t)v + c] : 0.0f);
+        if (!m->plain)
+            mk_pack_normalize3(r);
+        for (int c = 0; c < 3; c++) {
+            double d = fabs((double)r[c] - (double)nf[3 * (size_t)v + c]);
+            e = d > e ? d : e;
+        }
+    }
+    return e;
+}
+
+/* ---- the mesh ------------------------------------------------------------------------ */
+
+typedef struct mesh_ids {
+    uint32_t position, normal, texcoord, obj_v, obj_vn;
+} mesh_ids;
+
+static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
+{
+    const mk_frame_set *s = m->s;
+    const uint32_t n = m->n;
+    if (m->qpos) {
+        quantize_positions(m, 0, m->qb); /* qb keeps the base grid values */
+        id->position = put_attr(m, MK_PACK_KIND_POSITION, m->qb, NULL, 3, MK_PACK_SHORT, false, false, true);
+        m->st->max_position_error = position_error(m, 0, m->qb, NULL);
+    } else {
+        id->position = put_attr(m, MK_PACK_KIND_POSITION, NULL, s->positions, 3, MK_PACK_FLOAT, false, false, true);
+    }
+    if (s->normals) {
+        if (m->plain) {
+            for (uint32_t v = 0; v < n; v++)
+                fix_normal(mk_frame_set_normals(s, 0) + 3 * (size_t)v, nbase + 3 * (size_t)v);
+            id->normal = put_attr(m, MK_PACK_KIND_NORMAL, NULL, nbase, 3, MK_PACK_FLOAT, false, false, false);
+        } else {
+            /* qa: the base normal grid values, kept for the targets */
+            quantize_normals(m, 0, m->qa);
+            for (size_t i = 0; i < 3 * (size_t)n; i++)
+                nbase[i] = snorm(m->qa[i], m->nmax);
+            uint32_t ct = m->nmax > 127 ? MK_PACK_SHORT : MK_PACK_BYTE;
+            id->normal = put_attr(m, MK_PACK_KIND_NORMAL, m->qa, NULL, 3, ct, true, false, false);
+        }
+        double e = normal_error(m, 0, nbase, NULL);
+        m->st->max_normal_error = e > m->st->max_normal_error ? e : m->st->max_normal_error;
+    }
+    if (s->texcoords) {
+        /* glTF's texture origin is the top left, OBJ's the bottom left: v' = 1 - v */
+        float *uv = m->fa;
+        for (size_t i = 0; i < 2 * (size_t)n; i++)
+            uv[i] = i % 2 ? 1.0f - s->texcoords[i] : s->texcoords[i];
+        bool unit = !m->plain;
+        for (size_t i = 0; unit && i < 2 * (size_t)n; i++)
+            unit = uv[i] >= 0.0f && uv[i] <= 1.0f;
+        if (unit) {
+            int32_t *ti = m->qa + 3 * (size_t)n; /* the half the targets use later */
+            for (size_t i = 0; i < 2 * (size_t)n; i++)
+                ti[i] = (int32_t)lroundf(uv[i] * 65535.0f);
+            id->texcoord = put_attr(m, MK_PACK_KIND_TEXCOORD, ti, NULL, 2, MK_PACK_UNSIGNED_SHORT, true, false, false);
+        } else {
+            id->texcoord = put_attr(m, MK_PACK_KIND_TEXCOORD, NULL, uv, 2, MK_PACK_FLOAT, false,
+                                    false, false);
+        }
+    }
+    /* glTF allows no UNSIGNED_INT attributes: UNSIGNED_SHORT when the
+     * numbers fit (65535: none), else exact floats (below 2^24, checked by
+     * the caller; -1: none) */
+    const bool shorts = !m->plain && m->u->position_count < 65535 && m->u->normal_count < 65535;
+    float *f = m->fb;
+    int32_t *iv = m->qa + 3 * (size_t)n; /* the half the targets use later */
+    const uint32_t ct = shorts ? MK_PACK_UNSIGNED_SHORT : MK_PACK_FLOAT;
+    for (uint32_t v = 0; v < n; v++)
+        iv[v] = (int32_t)m->u->source_index[v], f[v] = (float)m->u->source_index[v];
+    id->obj_v = put_attr(m, MK_PACK_KIND_MAP, shorts ? iv : NULL, shorts ? NULL : f, 1, ct, false,
+                         false, false);
+    if (s->normals) {
+        for (uint32_t v = 0; v < n; v++)
+            iv[v] = 65535, f[v] = -1.0f;
+        for (uint32_t j = 0; j < m->u->normal_count; j++)
+            if (m->u->normal_vertex[j] != MK_NONE)
+                iv[m->u->normal_vertex[j]] = (int32_t)j, f[m->u->normal_vertex[j]] = (float)j;
+        id->obj_vn = put_attr(m, MK_PACK_KIND_MAP, shorts ? iv : NULL, shorts ? NULL : f, 1, ct,
+                              false, false, false);
+    }
+    return MK_OK;
+}
+
+/* An index accessor over count indices (16-bit below 65537 vertices), in a
+ * view of its own (kind). */
+static uint32_t put_indices(mesh_ctx *m, uint32_t kind, const uint32_t *idx, size_t count)
+{
+    const bool small = m->n <= 65536;
+    size_t ib = count * (small ? 2 : 4);
+    if (!ensure_bytes(m, ib ? ib : 1))
+        return MK_NONE;
+    if (!small)
+        memcpy(m->bytes, idx, ib);
+    else
+        for (size_t i = 0; i < count; i++)
+            put_component(m->bytes + 2 * i, MK_PACK_UNSIGNED_SHORT, (int32_t)idx[i], 0.0f);
+    mk_pack_accessor a = {0, 0, small ? MK_PACK_UNSIGNED_SHORT : MK_PACK_UNSIGNED_INT, false,
+                          (uint32_t)count, "SCALAR", 1, NULL, NULL, 0, 0, 0, 0, 0, 0};
+    a.view = mk_pack_add_view(m->w, kind, m->bytes, ib, 0,
+                              MK_PACK_ELEMENT_ARRAY_BUFFER, small ? 2 : 4, &a.byte_offset);
+    return mk_pack_add_accessor(m->w, &a);
+}
+
+/* One index accessor per primitive: the triangles of its runs, in order. */
+static mk_status put_primitive_indices(mesh_ctx *m, const mk_pack_materials *mats,
+                                       uint32_t *ids)
+{
+    const mk_frame_set *s = m->s;
+    if (!mats || !mats->count) {
+        ids[0] = put_indices(m, MK_PACK_KIND_INDEX, s->indices, s->index_count);
+        return m->failed ? MK_ERR_OUT_OF_MEMORY : MK_OK;
+    }
+    uint32_t *idx = mk_alloc(m->w->allocator, (size_t)s->index_count * sizeof *idx);
+    if (!idx)
+        return MK_ERR_OUT_OF_MEMORY;
+    for (uint32_t p = 0; p < mats->prim_count; p++) {
+        size_t n = 0, t = 0;
+        for (uint32_t r = 0; r < mats->run_count; r++) {
+            size_t tris = mats->runs[2 * r + 1];
+            if (mats->run_prim[r] == p) {
+                memcpy(idx + n, s->indices + 3 * t, 3 * tris * sizeof *idx);
+                n += 3 * tris;
+            }
+            t += tris;
+        }
+        ids[p] = put_indices(m, MK_PACK_KIND_PRIMITIVE_INDEX + p, idx, n);
+    }
+    mk_free(m->w->allocator, idx, (size_t)s->index_count * sizeof *idx);
+    return m->failed ? MK_ERR_OUT_OF_MEMORY : MK_OK;
+}
+
+/* Target t (frame f): POSITION and NORMAL deltas. Returns the accessors. */
+static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *pos,
+                         uint32_t *nrm)
+{
+    const mk_frame_set *s = m->s;
+    const size_t n3 = 3 * (size_t)m->n;
+    const float *p = mk_frame_set_positions(s, f), *base = mk_frame_set_positions(s, 0);
+    double e;
+    if (m->qpos) {
+        int32_t *q = m->qa + n3; /* qa's second half: this frame's grid values */
+        quantize_positions(m, f, q);
+        int32_t big = 0;
+        for (size_t i = 0; i < n3; i++) {
+            int32_t d = q[i] - m->qb[i];
+            big = abs(d) > big ? abs(d) : big;
+        }
+        e = position_error(m, f, q, NULL);
+        for (size_t i = 0; i < n3; i++)
+            q[i] -= m->qb[i];
+        *pos = put_attr(m, MK_PACK_KIND_POSITION, q, NULL, 3, big <= 127 ? MK_PACK_BYTE : MK_PACK_SHORT, false, true,
+                        true);
+    } else {
+        float *d = m->fa;
+        for (size_t i = 0; i < n3; i++) {
+            d[i] = exact_delta(base[i], p[i]);
+            m->fb[i] = base[i] + d[i];
+        }
+        e = position_error(m, f, NULL, m->fb);
+        *pos = put_attr(m, MK_PACK_KIND_POSITION, NULL, d, 3, MK_PACK_FLOAT, false, !m->plain, true);
+    }
+    m->st->max_position_error = e > m->st->max_position_error ? e : m->st->max_position_error;
+    *nrm = MK_NONE;
+    if (!s->normals)
+        return;
+    float *d = m->fa;
+    if (m->plain) {
+        const float *nf = mk_frame_set_normals(s, f);
+        for (uint32_t v = 0; v < m->n; v++) {
+            float a[3];
+            fix_normal(nf + 3 * (size_t)v, a);
+            for (int c = 0; c < 3; c++)
+                d[3 * (size_t)v + c] = exact_delta(nbase[3 * (size_t)v + c], a[c]);
+        }
+        *nrm = put_attr(m, MK_PACK_KIND_NORMAL, NULL, d, 3, MK_PACK_FLOAT, false, false, false);
+    } else {
+        int32_t *q = m->qa + n3, big = 0;
+        quantize_normals(m, f, q);
+        for (size_t i = 0; i < n3; i++) {
+            q[i] -= m->qa[i];
+            big = abs(q[i]) > big ? abs(q[i]) : big;
+        }
+        if ((float)big <= m->nmax) {
+            for (size_t i = 0; i < n3; i++)
+                d[i] = snorm(q[i], m->nmax);
+            *nrm = put_attr(m, MK_PACK_KIND_NORMAL, q, NULL, 3, m->nmax > 127 ? MK_PACK_SHORT : MK_PACK_BYTE, true,
+                            true, false);
+        } else {
+            /* a delta beyond [-1, 1] (a normal turned more than 90 degrees) */
+            /* whole steps of the normal grid: regular floats compress well */
+            for (size_t i = 0; i < n3; i++)
+                d[i] = (float)q[i] / m->nmax;
+            *nrm = put_attr(m, MK_PACK_KIND_NORMAL, NULL, d, 3, MK_PACK_FLOAT, false, true, false);
+        }
+    }
+    e = normal_error(m, f, nbase, d);
+    m->st->max_normal_error = e > m->st->max_normal_error ? e : m->st->max_normal_error;
+}
+
+mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_options *o,
+                             const mk_pack_materials *mats, const uint32_t *target_frame,
+                             uint32_t targets, float translation[3], float *scale,
+                             mk_pack_stats *stats, mk_error *err)
+{
+    const mk_frame_set *s = u->frames;
+    const mk_allocator *al = w->allocator;
+    mesh_ctx m;
+    memset(&m, 0, sizeof m);
+    m.w = w;
+    m.u = u;
+    m.s = s;
+    m.n = s->vertex_count;
+    m.plain = o && o->plain;
+    m.compress = o && o->compress;
+    m.nmax = m.plain ? 0.0f : o && o->normal_bits == 16 ? 32767.0f : 127.0f;
+    m.st = stats;
+    const size_t n3 = 3 * (size_t)m.n;
+    m.qa = mk_alloc(al, 2 * n3 * sizeof(int32_t));
+    m.qb = mk_alloc(al, n3 * sizeof(int32_t));
+    m.fa = mk_alloc(al, n3 * sizeof(float));
+    m.fb = mk_alloc(al, n3 * sizeof(float));
+    m.used = mk_alloc(al, m.n);
+    float *nbase = mk_alloc(al, n3 * sizeof(float));
+    mk_status st = MK_OK;
+    mesh_ids id = {MK_NONE, MK_NONE, MK_NONE, MK_NONE, MK_NONE};
+    if (!m.qa || !m.qb || !m.fa || !m.fb || !m.used || !nbase) {
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+        goto done;
+    }
+    memset(m.used, 0, m.n);
+    for (uint32_t i = 0; i < s->index_count; i++)
+        m.used[s->indices[i]] = 1;
+    choose_grid(&m, o);
+    if (m.failed) {
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+        goto done;
+    }
+    translation[0] = translation[1] = translation[2] = 0.0f;
+    *scale = 1.0f;
+    if (m.qpos) {
+        memcpy(translation, m.origin, sizeof m.origin);
+        *scale = m.step;
+    }
+    stats->position_bits = m.qpos ? m.bits : 0;
+    if ((st = write_base(&m, &id, nbase)) != MK_OK) {
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+        goto done;
+    }
+
+    uint32_t prim_ids[MK_PACK_MAX_MATERIALS + 1];
+    if (put_primitive_indices(&m, mats, prim_ids) != MK_OK) {
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+        goto done;
+    }
+    /* every primitive shares the attributes and targets: written once here */
+    mk_pack_buf shared = {NULL, 0, 0, al, false};
+    mk_pack_buf_printf(&shared, "{\"attributes\":{\"POSITION\":%u", id.position);
+    if (id.normal != MK_NONE)
+        mk_pack_buf_printf(&shared, ",\"NORMAL\":%u", id.normal);
+    if (id.texcoord != MK_NONE)
+        mk_pack_buf_printf(&shared, ",\"TEXCOORD_0\":%u", id.texcoord);
+    mk_pack_buf_printf(&shared, ",\"_OBJ_V\":%u", id.obj_v);
+    if (id.obj_vn != MK_NONE)
+        mk_pack_buf_printf(&shared, ",\"_OBJ_VN\":%u", id.obj_vn);
+    mk_pack_buf_append(&shared, "}", 1);
+    size_t attributes_end = shared.size;
+    for (uint32_t t = 0; t < targets; t++) {
+        uint32_t pos, nrm;
+        write_target(&m, target_frame[t], nbase, &pos, &nrm);
+        mk_pack_buf_printf(&shared, "%s{\"POSITION\":%u", t ? "," : ",\"targets\":[", pos);
+        if (nrm != MK_NONE)
+            mk_pack_buf_printf(&shared, ",\"NORMAL\":%u", nrm);
+        mk_pack_buf_append(&shared, "}", 1);
+    }
+    if (targets)
+        mk_pack_buf_append(&shared, "]", 1);
+    mk_pack_buf *b = &w->meshes;
+    mk_pack_buf_printf(b, "{\"name\":");
+    mk_pack_buf_json_string(b, u->name);
+    mk_pack_buf_append(b, ",\"primitives\":[", 15);
+    const uint32_t prims = mats && mats->count ? mats->prim_count : 1;
+    for (uint32_t p = 0; p < prims; p++) {
+        mk_pack_buf_append(b, ",", p ? 1 : 0);
+        mk_pack_buf_append(b, shared.data, attributes_end);
+        mk_pack_buf_printf(b, ",\"indices\":%u,\"mode\":4", prim_ids[p]);
+        if (mats && mats->count && mats->prim_material[p] != MK_NONE)
+            mk_pack_buf_printf(b, ",\"material\":%u", mats->prim_material[p]);
+        mk_pack_buf_append(b, shared.data + attributes_end, shared.size - attributes_end);
+        mk_pack_buf_append(b, "}", 1);
+    }
+    if (shared.failed)
+        m.failed = true;
+    mk_pack_buf_free(&shared);
+    mk_pack_buf_append(b, "]", 1);
+    if (targets) {
+        /* rest weights all zero (the base pose); target names = first frame using each */
+        mk_pack_buf_append(b, ",\"weights\":[", 12);
+        for (uint32_t t = 0; t < targets; t++)
+            mk_pack_buf_printf(b, "%s0", t ? "," : "");
+        mk_pack_buf_append(b, "],\"extras\":{\"targetNames\":[", 27);
+        for (uint32_t t = 0; t < targets; t++) {
+            const char *file = u->files->frame_files[target_frame[t]];
+            const char *dot = strrchr(file, '.');
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", dot ? (int)(dot - file) : (int)strlen(file), file);
+            if (t)
+                mk_pack_buf_append(b, ",", 1);
+            mk_pack_buf_json_string(b, name);
+        }
+        mk_pack_buf_append(b, "]}", 2);
+    }
+    mk_pack_buf_append(b, "}", 1);
+    if (m.failed)
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+done:
+    mk_free(al, m.qa, 2 * n3 * sizeof(int32_t));
+    mk_free(al, m.qb, n3 * sizeof(int32_t));
+    mk_free(al, m.fa, n3 * sizeof(float));
+    mk_free(al, m.fb, n3 * sizeof(float));
+    mk_free(al, m.used, m.n);
+    mk_free(al, nbase, n3 * sizeof(float));
+    mk_free(al, m.bytes, m.bytes_size);
+    return st;
+}

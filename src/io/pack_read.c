@@ -1,0 +1,549 @@
+/* Unit packer: reading a packed .glb back into an mk_unit.
+ *
+ * The glTF reader checks the container, accessors and mesh; this file reads
+ * extras.morphkit (with the path of a bad member in the message), checks it
+ * against the mesh, and rebuilds every frame as base + its target's delta.
+ * The clip set is built by mk_clip_set_create, which checks names, frame
+ * indices, durations, loop frames and next names once more. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gltf_internal.h"
+#include "file_internal.h"
+#include "io_internal.h"
+#include "morphkit/pack.h"
+#include "pack_internal.h"
+
+static uint32_t u32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The JSON of a GLB (its JSON chunk) or of a .gltf (all of it, when it
+ * starts with '{' after blanks); false for anything else. */
+static bool glb_json(const void *data, size_t size, const char **json, size_t *json_size)
+{
+    const uint8_t *p = data;
+    size_t lead = 0;
+    while (p && lead < size && (p[lead] == ' ' || p[lead] == '\t' || p[lead] == '\n' || p[lead] == '\r'))
+        lead++;
+    if (p && lead < size && p[lead] == '{') {
+        *json = (const char *)p;
+        *json_size = size;
+        return true;
+    }
+    if (!p || size < 20 || u32le(p) != 0x46546C67u || u32le(p + 4) != 2)
+        return false;
+    uint32_t length = u32le(p + 8), clen = u32le(p + 12);
+    if (length > size || u32le(p + 16) != 0x4E4F534Au || clen > length - 20)
+        return false;
+    *json = (const char *)p + 20;
+    *json_size = clen;
+    return true;
+}
+
+static const mk_gltf_json_value *morphkit_extras(const mk_gltf_json *doc)
+{
+    const mk_gltf_json_value *x = mk_gltf_json_get(doc, doc->values, "extras");
+    x = mk_gltf_json_get(doc, x, "morphkit");
+    return mk_gltf_json_is(x, MK_GLTF_JSON_OBJECT) ? x : NULL;
+}
+
+bool mk_pack_is_unit(const void *data, size_t size)
+{
+    const char *json;
+    size_t json_size;
+    if (!glb_json(data, size, &json, &json_size))
+        return false;
+    mk_gltf_json doc;
+    size_t where;
+    if (mk_gltf_json_parse(&doc, json, json_size, NULL, &where) != MK_OK)
+        return false;
+    bool yes = morphkit_extras(&doc) != NULL;
+    mk_gltf_json_free(&doc, NULL);
+    return yes;
+}
+
+bool mk_pack_is_unit_file(const char *path, const mk_file_callbacks *files)
+{
+    /* through the file layer: only regular files, a FIFO never blocks */
+    void *data = NULL;
+    size_t size = 0;
+    if (!path || mk_file_read(files, path, NULL, (size_t)1 << 28, &data, &size, NULL) != MK_OK)
+        return false;
+    bool yes = mk_pack_is_unit(data, size);
+    mk_file_release(files, NULL, data, size);
+    return yes;
+}
+
+/* ---- building the unit ---------------------------------------------------------- */
+
+typedef struct packed {
+    const mk_gltf *g;
+    const mk_gltf_primitive *prim;
+    uint32_t vertices, targets, frames;
+    uint32_t obj_v, obj_vn; /* accessors or MK_NONE */
+    uint32_t *frame_target;
+    const struct mk_gltf_json_value *x; /* extras.morphkit */
+    bool transform; /* the node moves the mesh: positions are on a grid */
+    float translation[3], scale[3];
+} packed;
+
+/* An application attribute (`_OBJ_V`) of the primitive from the JSON. */
+static uint32_t attribute(mk_pack_reader *r, const char *name, uint32_t accessor_count)
+{
+    const mk_gltf_json_value *m = mk_gltf_json_get(r->doc, r->doc->values, "meshes");
+    if (!mk_gltf_json_is(m, MK_GLTF_JSON_ARRAY) || m->size < 1)
+        return MK_NONE;
+    const mk_gltf_json_value *p = mk_gltf_json_get(r->doc, m + 1, "primitives");
+    if (!mk_gltf_json_is(p, MK_GLTF_JSON_ARRAY) || p->size < 1)
+        return MK_NONE;
+    const mk_gltf_json_value *a = mk_gltf_json_get(r->doc, mk_gltf_json_get(r->doc, p + 1, "attributes"), name);
+    int64_t v;
+    return mk_pack_whole(r, a, 0, (double)accessor_count - 1, &v) ? (uint32_t)v : MK_NONE;
+}
+
+/* A FLOAT SCALAR attribute of whole numbers in [-1, 2^24) (-1: MK_NONE),
+ * or an UNSIGNED_SHORT one (65535: MK_NONE), as uint32_t. */
+static mk_status read_numbers(mk_pack_reader *r, const mk_gltf *g, uint32_t accessor, const char *name,
+                              uint32_t *out, uint32_t n)
+{
+    const mk_gltf_accessor *a = &g->accessors[accessor];
+    if (a->type != MK_GLTF_SCALAR || a->count != n || a->normalized ||
+        (a->component_type != MK_GLTF_FLOAT && a->component_type != MK_GLTF_UNSIGNED_SHORT))
+        return mk_error_set(r->err, MK_ERR_PARSE, r->file, 0,
+                            "%s is not a FLOAT or UNSIGNED_SHORT SCALAR attribute with one entry "
+                            "per vertex", name);
+    if (a->component_type == MK_GLTF_UNSIGNED_SHORT) {
+        mk_status s = mk_gltf_accessor_read_index(g, accessor, out, n, r->err);
+        for (uint32_t v = 0; s == MK_OK && v < n; v++)
+            if (out[v] == 65535)
+                out[v] = MK_NONE;
+        return s;
+    }
+    float *f = (float *)out; /* same size: converted in place */
+    mk_status s = mk_gltf_accessor_read_float(g, accessor, f, n, r->err);
+    if (s != MK_OK)
+        return s;
+    for (uint32_t v = 0; v < n; v++) {
+        float x = f[v];
+        if (!(x >= -1.0f && x < 16777216.0f) || x != floorf(x))
+            return mk_error_set(r->err, MK_ERR_RANGE, r->file, 0, "%s[%u] is not a vertex number",
+                                name, v);
+        out[v] = x < 0 ? MK_NONE : (uint32_t)x;
+    }
+    return MK_OK;
+}
+
+/* Index maps: source_index from _OBJ_V (every `v` must have a vertex),
+ * normal_vertex from _OBJ_VN (each `vn` at most once). */
+static mk_status read_maps(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t *scratch)
+{
+    const mk_allocator *al = &u->allocator;
+    const uint32_t n = p->vertices;
+    mk_status s;
+    if (p->obj_v == MK_NONE)
+        return mk_error_set(r->err, MK_ERR_PARSE, r->file, 0, "the primitive has no _OBJ_V attribute");
+    if (!(u->source_index = mk_alloc(al, (size_t)n * sizeof(uint32_t))))
+        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    if ((s = read_numbers(r, p->g, p->obj_v, "_OBJ_V", u->source_index, n)) != MK_OK)
+        return s;
+    /* scratch: one flag per `v` */
+    memset(scratch, 0, (size_t)u->position_count * sizeof(uint32_t));
+    for (uint32_t v = 0; v < n; v++) {
+        if (u->source_index[v] >= u->position_count)
+            return mk_error_set(r->err, MK_ERR_RANGE, r->file, 0,
+                                "_OBJ_V[%u] = %u is not below position_count %u", v,
+                                u->source_index[v], u->position_count);
+        scratch[u->source_index[v]] = 1;
+    }
+    for (uint32_t i = 0; i < u->position_count; i++)
+        if (!scratch[i])
+            return mk_error_set(r->err, MK_ERR_MISMATCH, r->file, 0,
+                                "_OBJ_V has no vertex for `v` %u", i + 1);
+    if (!u->frames->normals)
+        return u->normal_count ? mk_error_set(r->err, MK_ERR_MISMATCH, r->file, 0,
+                                              "normal_count %u without normals", u->normal_count)
+                               : MK_OK;
+    if (p->obj_vn == MK_NONE)
+        return mk_error_set(r->err, MK_ERR_PARSE, r->file, 0,
+                            "the primitive has normals but no _OBJ_VN attribute");
+    if (u->normal_count &&
+        !(u->normal_vertex = mk_alloc(al, (size_t)u->normal_count * sizeof(uint32_t))))
+        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    for (uint32_t j = 0; j < u->normal_count; j++)
+        u->normal_vertex[j] = MK_NONE;
+    if ((s = read_numbers(r, p->g, p->obj_vn, "_OBJ_VN", scratch, n)) != MK_OK)
+        return s;
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t j = scratch[v];
+        if (j == MK_NONE)
+            continue;
+        if (j >= u->normal_count || u->normal_vertex[j] != MK_NONE)
+            return mk_error_set(r->err, MK_ERR_RANGE, r->file, 0,
+                                "_OBJ_VN[%u] = %u is out of range or repeated", v, j);
+        u->normal_vertex[j] = v;
+    }
+    return MK_OK;
+}
+
+/* An attribute into out (count * components floats): the pack's own forms
+ * (dense or sparse BYTE / SHORT, normalized or not) in tight loops, any
+ * other through the glTF reader's general decoder. */
+static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accessor, float *out, size_t n)
+{
+    const mk_gltf_accessor *a = &g->accessors[accessor];
+    const mk_gltf_component_type ct = a->component_type;
+    if ((ct != MK_GLTF_BYTE && ct != MK_GLTF_SHORT) || (size_t)a->count * a->components > n ||
+        (a->buffer_view != MK_NONE && a->sparse.count))
+        return mk_gltf_accessor_read_float(g, accessor, out, n, r->err);
+    const float scale = !a->normalized ? 1.0f : ct == MK_GLTF_BYTE ? 1.0f / 127.0f : 1.0f / 32767.0f;
+    const uint32_t comps = a->components, csize = ct == MK_GLTF_BYTE ? 1 : 2;
+    const uint8_t *base = mk_gltf_accessor_base(g, a);
+    if (!base) {
+        memset(out, 0, (size_t)a->count * comps * sizeof(float));
+        if (!a->sparse.count)
+            return MK_OK;
+        /* sparse: the glTF reader's path substitutes the values */
+        return mk_gltf_accessor_read_float(g, accessor, out, n, r->err);
+    }
+    for (uint32_t i = 0; i < a->count; i++) {
+        const uint8_t *p = base + (size_t)i * a->stride;
+        for (uint32_t c = 0; c < comps; c++) {
+            float x;
+            if (csize == 1) {
+                x = (float)(int8_t)p[c];
+            } else {
+                int16_t v;
+                memcpy(&v, p + 2 * c, 2);
+                x = (float)v;
+            }
+            x *= scale;
+            /* the most negative code of a normalized value reads as -1 (§3.11) */
+            out[(size_t)i * comps + c] = a->normalized && x < -1.0f ? -1.0f : x;
+        }
+    }
+    return MK_OK;
+}
+
+/* The unit's triangle list: one primitive's indices, or the material
+ * primitives' interleaved by extras.morphkit.material_runs. */
+static mk_status read_indices(mk_pack_reader *r, const packed *p, const mk_allocator *al,
+                              uint32_t *out, uint32_t count)
+{
+    const mk_gltf *g = p->g;
+    const mk_gltf_mesh *mesh = &g->meshes[0];
+    if (mesh->primitive_count == 1)
+        return mk_gltf_accessor_read_index(g, p->prim->indices, out, count, r->err);
+    const mk_gltf_json_value *runs = mk_gltf_json_get(r->doc, p->x, "material_runs"), *e;
+    if (!mk_gltf_json_is(runs, MK_GLTF_JSON_ARRAY))
+        return mk_pack_bad(r, "material_runs", MK_NONE,
+                           "missing with more than one primitive (or not an array)");
+    /* every primitive's indices, one after the other */
+    uint32_t *all = mk_alloc(al, (size_t)count * sizeof *all), start[1001], cursor[1000] = {0};
+    if (!all)
+        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    mk_status st = MK_OK;
+    start[0] = 0;
+    for (uint32_t k = 0; k < mesh->primitive_count && st == MK_OK; k++) {
+        uint32_t n = g->accessors[mesh->primitives[k].indices].count;
+        st = mk_gltf_accessor_read_index(g, mesh->primitives[k].indices, all + start[k], n, r->err);
+        start[k + 1] = start[k] + n;
+    }
+    uint32_t done = 0, i = 0;
+    MK_GLTF_JSON_EACH (r->doc, e, runs) {
+        if (st != MK_OK)
+            break;
+        int64_t prim, tris;
+        const mk_gltf_json_value *a = mk_gltf_json_is(e, MK_GLTF_JSON_ARRAY) && e->size == 2 ? e + 1 : NULL;
+        if (!a || !mk_pack_whole(r, a, 0, mesh->primitive_count - 1.0, &prim) ||
+            !mk_pack_whole(r, r->doc->values + a->next, 1, count / 3.0, &tris)) {
+            st = mk_pack_bad(r, "material_runs", i, "not [primitive, triangles]");
+            break;
+        }
+        const uint32_t have = (start[prim + 1] - start[prim]) / 3;
+        if ((uint64_t)cursor[prim] + (uint64_t)tris > have ||
+            (uint64_t)done + (uint64_t)tris > count / 3) {
+            st = mk_pack_bad(r, "material_runs", i, "more triangles than the primitive has");
+            break;
+        }
+        memcpy(out + 3 * (size_t)done, all + start[prim] + 3 * (size_t)cursor[prim],
+               3 * (size_t)tris * sizeof *out);
+        cursor[prim] += (uint32_t)tris;
+        done += (uint32_t)tris;
+        i++;
+    }
+    if (st == MK_OK && done != count / 3)
+        st = mk_pack_bad(r, "material_runs", MK_NONE, "do not cover every triangle");
+    mk_free(al, all, (size_t)count * sizeof *all);
+    return st;
+}
+
+/* Frame f = base + delta of its target; zero normals where no face reaches.
+ * Quantized positions are integers until the node's translation and scale
+ * place them (pack.h); quantized normals are normalized after the sum. */
+static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *delta, uint32_t *used)
+{
+    const mk_gltf *g = p->g;
+    const mk_gltf_primitive *pr = p->prim;
+    mk_frame_set *s = u->frames;
+    const size_t n3 = 3 * (size_t)p->vertices;
+    mk_status st;
+    float *base = mk_frame_set_positions_to_fill(s, 0), *nbase = mk_frame_set_normals_to_fill(s, 0);
+    if ((st = read_attr(r, g, pr->position, base, n3)) != MK_OK)
+        return st;
+    if (nbase && (st = read_attr(r, g, pr->normal, nbase, n3)) != MK_OK)
+        return st;
+    if (s->texcoords &&
+        (st = mk_gltf_accessor_read_float(g, pr->texcoord0, s->texcoords, 2 * (size_t)p->vertices,
+                                          r->err)) != MK_OK)
+        return st;
+    if ((st = read_indices(r, p, &u->allocator, s->indices, s->index_count)) != MK_OK)
+        return st;
+    for (size_t i = 1; s->texcoords && i < 2 * (size_t)p->vertices; i += 2)
+        s->texcoords[i] = 1.0f - s->texcoords[i]; /* glTF's v runs down, OBJ's up */
+    memset(used, 0, (size_t)p->vertices * sizeof(uint32_t));
+    for (uint32_t i = 0; i < s->index_count; i++)
+        used[s->indices[i]] = 1;
+    for (uint32_t v = 0; nbase && v < p->vertices; v++)
+        if (!used[v])
+            nbase[3 * (size_t)v] = nbase[3 * (size_t)v + 1] = nbase[3 * (size_t)v + 2] = 0.0f;
+    for (uint32_t f = 1; f < p->frames; f++)
+        if (p->frame_target[f] == MK_NONE) {
+            memcpy(mk_frame_set_positions_to_fill(s, f), base, n3 * sizeof(float));
+            if (nbase)
+                memcpy(mk_frame_set_normals_to_fill(s, f), nbase, n3 * sizeof(float));
+        }
+    for (uint32_t t = 0; t < p->targets; t++) {
+        const mk_gltf_target *tg = &pr->targets[t];
+        for (int attr = 0; attr < (nbase ? 2 : 1); attr++) {
+            uint32_t acc = attr ? tg->normal : tg->position;
+            if (acc == MK_NONE) {
+                memset(delta, 0, n3 * sizeof(float));
+            } else if ((st = read_attr(r, g, acc, delta, n3)) != MK_OK) {
+                return st;
+            }
+            const float *b = attr ? nbase : base;
+            for (uint32_t f = 1; f < p->frames; f++) {
+                if (p->frame_target[f] != t)
+                    continue;
+                float *o = attr ? mk_frame_set_normals_to_fill(s, f) : mk_frame_set_positions_to_fill(s, f);
+                for (size_t i = 0; i < n3; i++)
+                    o[i] = b[i] + delta[i];
+                for (uint32_t v = 0; attr && v < p->vertices; v++)
+                    if (!used[v])
+                        o[3 * (size_t)v] = o[3 * (size_t)v + 1] = o[3 * (size_t)v + 2] = 0.0f;
+            }
+        }
+    }
+    if (p->transform) {
+        const float tx = p->translation[0], ty = p->translation[1], tz = p->translation[2];
+        const float sx = p->scale[0], sy = p->scale[1], sz = p->scale[2];
+        float *o = s->positions;
+        for (size_t i = 0; i < (size_t)p->frames * n3; i += 3) {
+            o[i] = mk_pack_dequantize(tx, sx, o[i]);
+            o[i + 1] = mk_pack_dequantize(ty, sy, o[i + 1]);
+            o[i + 2] = mk_pack_dequantize(tz, sz, o[i + 2]);
+        }
+    }
+    if (nbase && g->accessors[pr->normal].component_type != MK_GLTF_FLOAT)
+        for (uint32_t f = 0; f < p->frames; f++)
+            for (uint32_t v = 0; v < p->vertices; v++)
+                mk_pack_normalize3(mk_frame_set_normals_to_fill(s, f) + 3 * (size_t)v);
+    return MK_OK;
+}
+
+static bool is_accessor(const mk_gltf *g, uint32_t a, mk_gltf_type type, uint32_t count)
+{
+    return a != MK_NONE && g->accessors[a].type == type && g->accessors[a].count == count;
+}
+
+static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_value *x, mk_unit *u)
+{
+    const mk_allocator *al = &u->allocator;
+    mk_status s;
+    int64_t version;
+    if (!mk_pack_whole(r, mk_gltf_json_get(r->doc, x, "version"), 0, 1e9, &version))
+        return mk_pack_bad(r, "version", MK_NONE, "missing or not a whole number");
+    if (version != MK_PACK_VERSION)
+        return mk_error_set(r->err, MK_ERR_UNSUPPORTED, r->file, 0,
+                            "packed unit version %lld is not supported (this reader reads %d)",
+                            (long long)version, MK_PACK_VERSION);
+    if (g->mesh_count != 1 || g->meshes[0].primitive_count == 0 ||
+        g->meshes[0].primitive_count > 1000)
+        return mk_error_set(r->err, MK_ERR_UNSUPPORTED, r->file, 0,
+                            "a packed unit has one mesh (with a primitive per material)");
+    packed p;
+    memset(&p, 0, sizeof p);
+    p.g = g;
+    p.prim = &g->meshes[0].primitives[0];
+    p.targets = g->meshes[0].target_count;
+    p.obj_v = p.obj_vn = MK_NONE;
+    uint32_t node = 0;
+    while (node < g->node_count && g->nodes[node].mesh != 0)
+        node++;
+    if (node == g->node_count)
+        return mk_error_set(r->err, MK_ERR_PARSE, r->file, 0, "no node shows the mesh");
+    const mk_gltf_node *nd = &g->nodes[node];
+    if (nd->has_matrix || nd->parent != MK_NONE || nd->rotation[0] != 0.0f ||
+        nd->rotation[1] != 0.0f || nd->rotation[2] != 0.0f || nd->rotation[3] != 1.0f)
+        return mk_error_set(r->err, MK_ERR_UNSUPPORTED, r->file, 0,
+                            "the mesh's node may only translate and scale it");
+    for (int c = 0; c < 3; c++) {
+        p.translation[c] = nd->translation[c];
+        p.scale[c] = nd->scale[c];
+        p.transform |= nd->translation[c] != 0.0f || nd->scale[c] != 1.0f;
+    }
+    const mk_gltf_primitive *pr = p.prim;
+    if (pr->position == MK_NONE || pr->indices == MK_NONE || pr->mode != MK_GLTF_TRIANGLES)
+        return mk_error_set(r->err, MK_ERR_PARSE, r->file, 0,
+                            "the primitive needs POSITION, indices and triangles");
+    p.vertices = g->accessors[pr->position].count;
+    p.x = x;
+    /* the material primitives share everything but their indices */
+    uint64_t total = 0;
+    for (uint32_t k = 0; k < g->meshes[0].primitive_count; k++) {
+        const mk_gltf_primitive *q = &g->meshes[0].primitives[k];
+        bool same = q->position == pr->position && q->normal == pr->normal &&
+                    q->texcoord0 == pr->texcoord0 && q->indices != MK_NONE &&
+                    q->mode == MK_GLTF_TRIANGLES;
+        for (uint32_t t = 0; same && t < p.targets; t++)
+            same = q->targets[t].position == pr->targets[t].position &&
+                   q->targets[t].normal == pr->targets[t].normal;
+        if (!same)
+            return mk_error_set(r->err, MK_ERR_PARSE, r->file, 0,
+                                "primitive %u does not share primitive 0's attributes and targets", k);
+        total += g->accessors[q->indices].count;
+    }
+    if (total > UINT32_MAX / 2)
+        return mk_error_set(r->err, MK_ERR_LIMIT, r->file, 0, "too many indices");
+    uint32_t index_count = (uint32_t)total;
+    if (p.vertices == 0 || index_count == 0 || index_count % 3 ||
+        g->accessors[pr->position].type != MK_GLTF_VEC3 ||
+        (pr->normal != MK_NONE && !is_accessor(g, pr->normal, MK_GLTF_VEC3, p.vertices)) ||
+        (pr->texcoord0 != MK_NONE && !is_accessor(g, pr->texcoord0, MK_GLTF_VEC2, p.vertices)))
+        return mk_error_set(r->err, MK_ERR_PARSE, r->file, 0,
+                            "the primitive's POSITION, NORMAL, TEXCOORD_0 or indices have the wrong form");
+    for (uint32_t t = 0; t < p.targets; t++) {
+        const mk_gltf_target *tg = &pr->targets[t];
+        if ((tg->position != MK_NONE && !is_accessor(g, tg->position, MK_GLTF_VEC3, p.vertices)) ||
+            (tg->normal != MK_NONE && !is_accessor(g, tg->normal, MK_GLTF_VEC3, p.vertices)))
+            return mk_error_set(r->err, MK_ERR_PARSE, r->file, 0,
+                                "morph target %u does not have one VEC3 per vertex", t);
+    }
+    p.obj_v = attribute(r, "_OBJ_V", g->accessor_count);
+    p.obj_vn = attribute(r, "_OBJ_VN", g->accessor_count);
+    if ((s = mk_pack_get_string(r, al, x, "unit", "", true, &u->name)) != MK_OK ||
+        (s = mk_pack_get_u32(r, x, "position_count", "", &u->position_count)) != MK_OK ||
+        (s = mk_pack_get_u32(r, x, "normal_count", "", &u->normal_count)) != MK_OK)
+        return s;
+    if ((s = mk_pack_read_files(r, x, u, p.targets, &p.frame_target, &p.frames)) != MK_OK) {
+        mk_free(al, p.frame_target, (size_t)p.frames * sizeof(uint32_t));
+        return s;
+    }
+    if ((s = mk_pack_read_clips(r, x, u)) == MK_OK) {
+        mk_frame_set_desc fd = {p.frames, p.vertices, index_count, pr->normal != MK_NONE,
+                                pr->texcoord0 != MK_NONE};
+        s = mk_frame_set_create(&fd, al, &u->frames, r->err);
+    }
+    size_t scratch_size = 3 * (size_t)p.vertices;
+    if (scratch_size < u->position_count)
+        scratch_size = u->position_count;
+    float *scratch = s == MK_OK ? mk_alloc(al, scratch_size * sizeof(float)) : NULL;
+    uint32_t *used = s == MK_OK ? mk_alloc(al, (size_t)p.vertices * sizeof(uint32_t)) : NULL;
+    if (s == MK_OK && (!scratch || !used))
+        s = mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    if (s == MK_OK)
+        s = read_frames(r, u, &p, scratch, used);
+    if (s == MK_OK)
+        s = read_maps(r, u, &p, (uint32_t *)scratch);
+    if (s == MK_OK)
+        s = mk_frame_set_validate(u->frames, r->err);
+    mk_free(al, scratch, scratch_size * sizeof(float));
+    mk_free(al, used, (size_t)p.vertices * sizeof(uint32_t));
+    mk_free(al, p.frame_target, (size_t)p.frames * sizeof(uint32_t));
+    return s;
+}
+
+/* base_dir: the folder of a .gltf's external .bin (NULL: none allowed). */
+static mk_status parse_packed(const void *data, size_t size, const char *name,
+                              const char *base_dir, const mk_file_callbacks *files,
+                              const mk_allocator *al, mk_unit **out, mk_error *err)
+{
+    *out = NULL;
+    const char *file = name ? name : "<memory>";
+    const char *json;
+    size_t json_size;
+    if (!glb_json(data, size, &json, &json_size))
+        return mk_error_set(err, MK_ERR_PARSE, file, 0,
+                            "not a packed unit: neither a GLB nor glTF JSON");
+    mk_gltf_options go = {0, 0, files};
+    mk_gltf *g;
+    mk_status s = mk_gltf_parse(data, size, base_dir, file, &go, al, &g, err);
+    if (s != MK_OK)
+        return s;
+    mk_gltf_json doc;
+    size_t where;
+    if ((s = mk_gltf_json_parse(&doc, json, json_size, al, &where)) != MK_OK) {
+        mk_gltf_destroy(g);
+        return mk_error_set(err, s, file, 0, "JSON chunk unreadable");
+    }
+    mk_pack_reader r = {&doc, file, err};
+    const mk_gltf_json_value *x = morphkit_extras(&doc);
+    mk_unit *u = x ? mk_alloc(al, sizeof *u) : NULL;
+    if (!x) {
+        s = mk_error_set(err, MK_ERR_PARSE, file, 0,
+                         "not a packed unit: no extras.morphkit object (a plain glTF file?)");
+    } else if (!u) {
+        s = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, file, 0, "out of memory");
+    } else {
+        memset(u, 0, sizeof *u);
+        u->allocator = mk_allocator_copy(al);
+        s = build(&r, g, x, u);
+        u->bytes_on_disk = size;
+    }
+    mk_gltf_json_free(&doc, al);
+    mk_gltf_destroy(g);
+    if (s != MK_OK) {
+        mk_unit_destroy(u);
+        return s;
+    }
+    *out = u;
+    return MK_OK;
+}
+
+mk_status mk_unit_parse_packed(const void *data, size_t size, const char *name,
+                               const mk_allocator *allocator, mk_unit **out, mk_error *err)
+{
+    if (!out || (!data && size))
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "mk_unit_parse_packed: data and out are required");
+    return parse_packed(data, size, name, NULL, NULL, allocator, out, err);
+}
+
+mk_status mk_unit_load_packed(const char *path, const mk_unit_options *options,
+                              const mk_allocator *allocator, mk_unit **out, mk_error *err)
+{
+    if (!path || !out)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "mk_unit_load_packed: path and out are required");
+    *out = NULL;
+    const mk_allocator *al = allocator;
+    const mk_file_callbacks *files = options ? options->files : NULL;
+    void *data;
+    size_t size;
+    mk_status s = mk_file_read(files, path, al, 0, &data, &size, err);
+    if (s != MK_OK)
+        return s;
+    /* a .gltf's .bin lies beside it */
+    char *dir = mk_path_parent(al, path);
+    if (!dir)
+        s = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, path, 0, "out of memory");
+    else
+        s = parse_packed(data, size, path, dir, files, allocator, out, err);
+    mk_strfree(al, dir);
+    mk_file_release(files, al, data, size);
+    return s;
+}

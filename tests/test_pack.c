@@ -1,0 +1,849 @@
+/* Packed units (pack.h): folder -> .glb -> unit round trips on the demo
+ * units and on a generated unit with every animation.cfg feature; the
+ * glTF animations evaluated by the glTF track sampler (an independent
+ * evaluation of the keys) against the player; malformed extras; every
+ * prefix of a packed file; failing allocators. */
+#include <math.h>
+#include <stdint.h>
+
+#include "fixtures.h"
+#include "mk_test.h"
+#include "morphkit/morphkit.h"
+
+/* ---- a generated unit ------------------------------------------------------- */
+
+/* Animations in name order: End (2 frames), Lin (4), One (3), Smo (5),
+ * Stp (3); the base is End_1. Each frame shows a pose; equal pose numbers
+ * are equal frames (pose 0: the base). */
+static const struct {
+    const char *name;
+    int frames;
+    int poses[5];
+} GEN[] = {
+    {"End", 2, {0, 12}},
+    {"Lin", 4, {1, 2, 1, 3}},
+    {"One", 3, {4, 5, 6}},
+    {"Smo", 5, {7, 0, 8, 2, 9}},
+    {"Stp", 3, {10, 11, 12}},
+};
+
+static const char GEN_CFG[] = "FrameTime Lin 100\n"
+                              "Duration Lin 2 250\n"
+                              "NoBlend Lin 3\n"
+                              "Loop Lin 2\n"
+                              "Event Lin 1 start\n"
+                              "Event Lin 3 mid\n"
+                              "Event Lin 3 mid2\n"
+                              "Interpolation Smo smooth\n"
+                              "FrameTime Smo 120\n"
+                              "Duration Smo 3 300\n"
+                              "NoBlend Smo 4\n"
+                              "Loop Smo 2\n"
+                              "Interpolation One smooth\n"
+                              "CycleTime One 500\n"
+                              "Once One\n"
+                              "Next One Smo\n"
+                              "Interpolation Stp step\n"
+                              "Once Stp\n"
+                              "Next Stp Lin\n"
+                              "Once End\n"
+                              "FrameTime End 70\n";
+
+/* A 3 x 2 grid of `v` (plus a 7th no face uses), 4 triangles, a vt per v,
+ * two vn whose numbering swaps in odd poses. */
+static void write_frame(const char *dir, const char *file, int pose)
+{
+    char text[4096];
+    int n = 0;
+    for (int i = 0; i < 7; i++) {
+        double x = i % 3 + 0.1 * sin(pose + i), y = i / 3 + 0.05 * cos(2.0 * pose + i);
+        double z = pose ? 0.2 * sin(0.5 * pose * (i + 1)) : 0.0;
+        n += snprintf(text + n, sizeof text - (size_t)n, "v %.6f %.6f %.6f\n", x, y, z);
+    }
+    for (int i = 0; i < 6; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "vt %.3f %.3f\n", (i % 3) / 2.0, i / 3 * 1.0);
+    double a[3] = {sin(pose), cos(pose), 1.0}, b[3] = {0.3, -0.2 * pose, 1.0};
+    const double *first = pose % 2 ? b : a, *second = pose % 2 ? a : b;
+    n += snprintf(text + n, sizeof text - (size_t)n, "vn %.5f %.5f %.5f\nvn %.5f %.5f %.5f\n",
+                  first[0], first[1], first[2], second[0], second[1], second[2]);
+    int na = pose % 2 ? 2 : 1, nb = pose % 2 ? 1 : 2; /* vn of normal a, of normal b */
+    n += snprintf(text + n, sizeof text - (size_t)n,
+                  "f 1/1/%d 2/2/%d 5/5/%d\nf 1/1/%d 5/5/%d 4/4/%d\n"
+                  "f 2/2/%d 3/3/%d 6/6/%d\nf 2/2/%d 6/6/%d 5/5/%d\n",
+                  na, na, na, na, na, na, nb, nb, nb, nb, nb, nb);
+    mk_fx_write(dir, file, text);
+}
+
+static const char *make_gen_unit(const char *name, bool all_same)
+{
+    const char *d = mk_fx_dir(name);
+    for (size_t a = 0; a < sizeof GEN / sizeof GEN[0]; a++)
+        for (int k = 0; k < GEN[a].frames; k++) {
+            char file[64];
+            snprintf(file, sizeof file, "%s_%d.obj", GEN[a].name, k + 1);
+            write_frame(d, file, all_same ? 3 : GEN[a].poses[k]);
+        }
+    mk_fx_write(d, "animation.cfg", GEN_CFG);
+    return d;
+}
+
+/* ---- helpers -------------------------------------------------------------------- */
+
+static mk_unit *load(const char *path)
+{
+    mk_unit *u = NULL;
+    mk_error e;
+    mk_unit_options o = {0};
+    o.skip_heuristics = true;
+    if (mk_unit_load(path, &o, NULL, &u, NULL, &e) != MK_OK)
+        fprintf(stderr, "load %s: %s\n", path, e.message);
+    return u;
+}
+
+static mk_unit *pack_and_read(const mk_unit *u, const mk_pack_options *o, void **data,
+                              size_t *size, mk_pack_stats *stats)
+{
+    mk_error e;
+    mk_unit *back = NULL;
+    CHECK(mk_unit_pack(u, o, NULL, data, size, stats, NULL, &e) == MK_OK);
+    if (!*data)
+        return NULL;
+    CHECK(mk_pack_is_unit(*data, *size));
+    if (mk_unit_parse_packed(*data, *size, "mem.glb", NULL, &back, &e) != MK_OK)
+        fprintf(stderr, "parse: %s\n", e.message);
+    CHECK(back != NULL);
+    return back;
+}
+
+static double max_abs_diff(const float *a, const float *b, size_t n)
+{
+    double m = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)a[i] - (double)b[i]);
+        m = d > m ? d : m;
+    }
+    return m;
+}
+
+/* a and b agree: positions within tol, normals within ntol, texture
+ * coordinates within ttol, everything else exactly. */
+static void check_same_unit(const mk_unit *a, const mk_unit *b, double tol, double ntol,
+                            double ttol)
+{
+    const mk_frame_set *fa = a->frames, *fb = b->frames;
+    CHECK(strcmp(a->name, b->name) == 0);
+    CHECK_EQ_INT(a->position_count, b->position_count);
+    CHECK_EQ_INT(a->normal_count, b->normal_count);
+    CHECK_EQ_INT(fa->frame_count, fb->frame_count);
+    CHECK_EQ_INT(fa->vertex_count, fb->vertex_count);
+    CHECK_EQ_INT(fa->index_count, fb->index_count);
+    if (fa->frame_count != fb->frame_count || fa->vertex_count != fb->vertex_count ||
+        fa->index_count != fb->index_count)
+        return;
+    size_t n = (size_t)fa->frame_count * fa->vertex_count * 3;
+    CHECK(max_abs_diff(fa->positions, fb->positions, n) <= tol);
+    CHECK(!fa->normals == !fb->normals);
+    if (fa->normals && fb->normals)
+        CHECK(max_abs_diff(fa->normals, fb->normals, n) <= ntol);
+    CHECK(!fa->texcoords == !fb->texcoords);
+    if (fa->texcoords && fb->texcoords)
+        CHECK(max_abs_diff(fa->texcoords, fb->texcoords, 2 * (size_t)fa->vertex_count) <= ttol);
+    CHECK(memcmp(fa->indices, fb->indices, (size_t)fa->index_count * 4) == 0);
+    CHECK(memcmp(a->source_index, b->source_index, (size_t)fa->vertex_count * 4) == 0);
+    if (a->normal_count)
+        CHECK(memcmp(a->normal_vertex, b->normal_vertex, (size_t)a->normal_count * 4) == 0);
+    const mk_unit_files *ia = a->files, *ib = b->files;
+    CHECK_EQ_INT(ia->animation_count, ib->animation_count);
+    CHECK_EQ_INT(ia->frame_count, ib->frame_count);
+    CHECK(ia->has_config == ib->has_config);
+    for (uint32_t i = 0; i < ia->animation_count && i < ib->animation_count; i++) {
+        CHECK(strcmp(ia->animations[i].name, ib->animations[i].name) == 0);
+        CHECK_EQ_INT(ia->animations[i].first_number, ib->animations[i].first_number);
+        CHECK_EQ_INT(ia->animations[i].frame_count, ib->animations[i].frame_count);
+        CHECK_EQ_INT(ia->animations[i].first_frame, ib->animations[i].first_frame);
+    }
+    for (uint32_t f = 0; f < ia->frame_count && f < ib->frame_count; f++)
+        CHECK(strcmp(ia->frame_files[f], ib->frame_files[f]) == 0);
+    const mk_clip_set *ca = a->clips, *cb = b->clips;
+    CHECK_EQ_INT(ca->clip_count, cb->clip_count);
+    for (uint32_t i = 0; i < ca->clip_count && i < cb->clip_count; i++) {
+        const mk_clip *x = &ca->clips[i], *y = &cb->clips[i];
+        CHECK(strcmp(x->name, y->name) == 0);
+        CHECK_EQ_INT(x->frame_count, y->frame_count);
+        CHECK_EQ_INT(x->loop_frame, y->loop_frame);
+        CHECK_EQ_INT(x->next_clip, y->next_clip);
+        CHECK(x->once == y->once);
+        CHECK_EQ_INT(x->interpolation, y->interpolation);
+        CHECK_EQ_INT(x->event_count, y->event_count);
+        CHECK_EQ_INT(x->cycle_us, y->cycle_us);
+        CHECK_EQ_INT(x->length_us, y->length_us);
+        if (x->frame_count != y->frame_count || x->event_count != y->event_count)
+            continue;
+        CHECK(memcmp(x->frames, y->frames, x->frame_count * 4) == 0);
+        CHECK(memcmp(x->durations_us, y->durations_us, x->frame_count * 8) == 0);
+        CHECK(memcmp(x->frame_flags, y->frame_flags, x->frame_count) == 0);
+        for (uint32_t e = 0; e < x->event_count; e++) {
+            CHECK_EQ_INT(x->events[e].frame, y->events[e].frame);
+            CHECK(strcmp(x->events[e].name, y->events[e].name) == 0);
+        }
+    }
+}
+
+/* The player on both units at many times, with switches: the same state and
+ * poses within tol, in `v` order (what `sample` prints). */
+static void check_same_playback(const mk_unit *a, const mk_unit *b, double tol, double ntol)
+{
+    uint32_t nv = a->frames->vertex_count;
+    float *pa = malloc(nv * 12), *pb = malloc(nv * 12), *na = malloc(nv * 12), *nb = malloc(nv * 12);
+    float *oa = malloc(a->position_count * 12), *ob = malloc(a->position_count * 12);
+    for (uint32_t start = 0; start < a->clips->clip_count; start++) {
+        for (int64_t t = 0; t < 3000000; t += 37003) {
+            mk_player p, q;
+            mk_player_init(&p, a->clips);
+            mk_player_init(&q, b->clips);
+            mk_player_play(&p, start, NULL);
+            mk_player_play(&q, start, NULL);
+            /* a switch to the next clip at 0.9 s */
+            int64_t sw = 900000, first = t < sw ? t : sw;
+            mk_player_advance(&p, first, NULL);
+            mk_player_advance(&q, first, NULL);
+            if (t > sw) {
+                uint32_t other = (start + 1) % a->clips->clip_count;
+                mk_player_play(&p, other, NULL);
+                mk_player_play(&q, other, NULL);
+                mk_player_advance(&p, t - sw, NULL);
+                mk_player_advance(&q, t - sw, NULL);
+            }
+            mk_player_state sa, sb;
+            mk_player_get_state(&p, &sa);
+            mk_player_get_state(&q, &sb);
+            CHECK(sa.clip == sb.clip && sa.frame == sb.frame && sa.next_clip == sb.next_clip &&
+                  sa.next_frame == sb.next_frame && sa.pending == sb.pending &&
+                  sa.finished == sb.finished && sa.weight == sb.weight &&
+                  sa.time_us == sb.time_us && sa.duration_us == sb.duration_us);
+            mk_pose xa, xb;
+            mk_player_pose(&p, &xa);
+            mk_player_pose(&q, &xb);
+            CHECK(mk_pose_eval(a->frames, &xa, pa, a->frames->normals ? na : NULL, a->frames->vertex_count, NULL) == MK_OK);
+            CHECK(mk_pose_eval(b->frames, &xb, pb, b->frames->normals ? nb : NULL, b->frames->vertex_count, NULL) == MK_OK);
+            mk_unit_to_source_order(a, pa, oa);
+            mk_unit_to_source_order(b, pb, ob);
+            double d = max_abs_diff(oa, ob, 3 * (size_t)a->position_count);
+            if (d > tol)
+                fprintf(stderr, "clip %u t %lld: positions differ by %g\n", start, (long long)t, d);
+            CHECK(d <= tol);
+            if (a->frames->normals)
+                CHECK(max_abs_diff(na, nb, 3 * (size_t)nv) <= ntol);
+        }
+    }
+    free(pa), free(pb), free(na), free(nb), free(oa), free(ob);
+}
+
+/* ---- round trips ------------------------------------------------------------------- */
+
+/* The forms a unit is packed in by the tests. */
+static const mk_pack_options MODES[] = {
+    {true, 0, 0, 0, false, false, NULL},     /* plain float */
+    {false, 0, 0, 0, false, false, NULL},    /* the default: quantized within 1e-4 of the size, sparse */
+    {false, 15, 0, 16, false, false, NULL},  /* finest grid, 16-bit normals */
+    {false, 0, 1e-3, 0, false, false, NULL}, /* a coarser bound */
+    {false, 0, 0, 0, false, true, NULL},     /* the default, meshopt-compressed */
+    {true, 0, 0, 0, false, true, NULL},      /* plain float, meshopt-compressed */
+    {true, 0, 0, 0, true, false, NULL},      /* plain, one target per frame */
+};
+#define MODE_COUNT (sizeof MODES / sizeof MODES[0])
+
+static void round_trip_mode(const mk_unit *u, const mk_pack_options *o, uint32_t want_targets)
+{
+    void *data = NULL;
+    size_t size = 0;
+    mk_pack_stats st;
+    mk_unit *b = pack_and_read(u, o, &data, &size, &st);
+    if (b) {
+        CHECK_EQ_INT(st.frame_count, u->frames->frame_count);
+        if (want_targets != MK_NONE && !o->every_frame)
+            CHECK_EQ_INT(st.target_count, want_targets);
+        if (o->every_frame)
+            CHECK_EQ_INT(st.target_count, u->frames->frame_count - 1);
+        CHECK_EQ_INT(st.bytes, size);
+        double bound = o->plain ? 1e-6 : (o->max_position_error ? o->max_position_error : 1e-4) * st.unit_size;
+        if (o->position_bits)
+            bound = st.unit_size / ((1u << o->position_bits) - 1);
+        CHECK(st.max_position_error <= bound);
+        CHECK_EQ_INT(st.position_bits, o->plain ? 0 : st.position_bits);
+        CHECK(o->plain || st.position_bits >= 1);
+        if (o->position_bits)
+            CHECK_EQ_INT(st.position_bits, o->position_bits);
+        CHECK(st.max_normal_error <= (o->plain ? 1e-6 : o->normal_bits == 16 ? 1e-4 : 1.5e-2));
+        CHECK_EQ_INT(b->bytes_on_disk, size);
+        /* the reported errors bound what is read back */
+        check_same_unit(u, b, st.max_position_error, st.max_normal_error + 1e-7,
+                        o->plain ? 1.2e-7 : 0.5 / 65535 + 1.2e-7); /* v' = 1 - v in the file */
+        check_same_playback(u, b, 2 * st.max_position_error + 1e-6, 2 * st.max_normal_error + 1e-5);
+        /* packing the read-back unit gives a file of about the same size */
+        void *again = NULL;
+        size_t again_size = 0;
+        mk_error e;
+        CHECK(mk_unit_pack(b, o, NULL, &again, &again_size, NULL, NULL, &e) == MK_OK);
+        if (o->plain) /* the same but for extras.source_bytes, which is now the .glb's */
+            CHECK(again_size + 16 >= size && again_size <= size + 16);
+        mk_free(NULL, again, again_size);
+    }
+    mk_unit_destroy(b);
+    mk_free(NULL, data, size);
+}
+
+static void round_trip(const char *path, uint32_t want_targets)
+{
+    mk_unit *u = load(path);
+    CHECK(u != NULL);
+    for (size_t m = 0; u && m < MODE_COUNT; m++)
+        round_trip_mode(u, &MODES[m], want_targets);
+    mk_unit_destroy(u);
+}
+
+static void test_round_trip_demo_knight(void)
+{
+    round_trip(MK_TEST_SOURCE_DIR "/assets/demo/knight", 14);
+}
+
+static void test_round_trip_demo_wing(void)
+{
+    /* Beat_1 = Flap_1 (up) and Beat_2 = Flap_3 (down) are the same poses */
+    round_trip(MK_TEST_SOURCE_DIR "/assets/demo/wing", MK_NONE);
+}
+
+static void test_round_trip_generated(void)
+{
+    /* 17 frames, poses 0..12: 12 targets (pose 0 is the base) */
+    round_trip(make_gen_unit("pack_gen", false), 12);
+}
+
+static void test_all_frames_identical(void)
+{
+    const char *d = make_gen_unit("pack_same", true);
+    round_trip(d, 0);
+    mk_unit *u = load(d);
+    void *data = NULL;
+    size_t size = 0;
+    mk_error e;
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
+    /* no targets: no glTF animations (a weights channel needs targets) */
+    mk_gltf *g = NULL;
+    CHECK(data && mk_gltf_parse(data, size, NULL, "same", NULL, NULL, &g, &e) == MK_OK);
+    if (g) {
+        CHECK_EQ_INT(g->animation_count, 0);
+        CHECK_EQ_INT(g->meshes[0].target_count, 0);
+    }
+    mk_gltf_destroy(g);
+    mk_free(NULL, data, size);
+    mk_unit_destroy(u);
+}
+
+static void test_padded_file_names(void)
+{
+    /* Blender's walk_000001.obj: the names are stored (and come back) */
+    const char *d = mk_fx_dir("pack_padded");
+    write_frame(d, "walk_000001.obj", 0);
+    write_frame(d, "walk_000002.obj", 5);
+    write_frame(d, "walk_000003.obj", 0);
+    round_trip(d, 1);
+}
+
+static void test_load_detects_file(void)
+{
+    mk_unit *u = load(MK_TEST_SOURCE_DIR "/assets/demo/wing");
+    void *data = NULL;
+    size_t size = 0;
+    mk_error e;
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
+    const char *d = mk_fx_dir("pack_file");
+    const char *path = mk_fx_path(d, "wing.glb");
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(data, 1, size, f) == size);
+    if (f)
+        fclose(f);
+    CHECK(mk_pack_is_unit_file(path, NULL));
+    CHECK(!mk_pack_is_unit_file(MK_TEST_SOURCE_DIR
+                                "/tests/data/gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb",
+                                NULL));
+    mk_unit *b = load(path); /* mk_unit_load takes the file too */
+    CHECK(b != NULL);
+    if (b && u)
+        check_same_unit(u, b, 1e-3, 2e-2, 1e-5);
+    mk_unit_destroy(b);
+    mk_unit_destroy(u);
+    mk_free(NULL, data, size);
+}
+
+/* ---- the glTF animation against the player ------------------------------------- */
+
+/* At times inside the first pass of each clip (away from the 1 us of a
+ * cut), base + sum w_t delta_t with the weights of the glTF track sampler
+ * equals the player's pose. */
+static void check_gltf_animation(const char *path, const mk_pack_options *o)
+{
+    mk_unit *u = load(path);
+    void *data = NULL;
+    size_t size = 0;
+    mk_error e;
+    mk_pack_stats st = {0};
+    CHECK(u && mk_unit_pack(u, o, NULL, &data, &size, &st, NULL, &e) == MK_OK);
+    mk_gltf *g = NULL;
+    CHECK(data && mk_gltf_parse(data, size, NULL, "anim", NULL, NULL, &g, &e) == MK_OK);
+    if (!g || !u) {
+        mk_gltf_destroy(g);
+        mk_free(NULL, data, size);
+        mk_unit_destroy(u);
+        return;
+    }
+    mk_morph_set *m = NULL;
+    CHECK(mk_gltf_build_morph_set(g, 0, 0, NULL, &m, &e) == MK_OK);
+    CHECK_EQ_INT(g->animation_count, u->clips->clip_count);
+    uint32_t nv = u->frames->vertex_count, targets = g->meshes[0].target_count;
+    float *want = malloc(nv * 12), *got = malloc(nv * 12), *w = malloc((targets + 1) * 4);
+    for (uint32_t c = 0; m && c < g->animation_count; c++) {
+        const mk_clip *clip = &u->clips->clips[c];
+        CHECK(strcmp(g->animations[c].name, clip->name) == 0);
+        mk_track_clip *tc = NULL;
+        CHECK(mk_gltf_build_track_clip(g, c, NULL, &tc, &e) == MK_OK);
+        if (!tc)
+            continue;
+        /* the first pass: to the loop frame / next clip, or the held last frame */
+        int64_t end = clip->length_us;
+        CHECK_EQ_INT(mk_track_clip_duration(tc), end);
+        for (int64_t t = 0; t <= end; t += 997) {
+            /* skip the microseconds around a cut */
+            int64_t b = 0;
+            bool near_cut = false;
+            for (uint32_t k = 0; k < clip->frame_count; k++) {
+                b += clip->durations_us[k];
+                if (t > b - 3 && t < b + 3)
+                    near_cut = true;
+            }
+            if (near_cut)
+                continue;
+            mk_player p;
+            mk_player_init(&p, u->clips);
+            mk_player_play(&p, c, NULL);
+            mk_player_advance(&p, t, NULL);
+            mk_pose pose;
+            mk_player_pose(&p, &pose);
+            CHECK(mk_pose_eval(u->frames, &pose, want, NULL, u->frames->vertex_count, NULL) == MK_OK);
+            mk_track_sample(&tc->tracks[0], t, w);
+            CHECK(mk_morph_evaluate(m, w, got, NULL, NULL, m->vertex_count, NULL) == MK_OK);
+            /* the node places quantized positions: translation + scale * q */
+            for (size_t i = 0; i < 3 * (size_t)nv; i++)
+                got[i] = g->nodes[0].translation[i % 3] + g->nodes[0].scale[i % 3] * got[i];
+            double d = max_abs_diff(want, got, 3 * (size_t)nv), tol = 2 * st.max_position_error + 2e-5;
+            if (d > tol)
+                fprintf(stderr, "%s clip %s t %lld: differs by %g\n", path, clip->name,
+                        (long long)t, d);
+            CHECK(d <= tol);
+        }
+        mk_track_clip_destroy(tc);
+    }
+    free(want), free(got), free(w);
+    mk_morph_set_destroy(m);
+    mk_gltf_destroy(g);
+    mk_free(NULL, data, size);
+    mk_unit_destroy(u);
+}
+
+static void test_gltf_animation_matches_player(void)
+{
+    for (size_t m = 0; m < MODE_COUNT; m++) {
+        check_gltf_animation(make_gen_unit("pack_anim", false), &MODES[m]);
+        check_gltf_animation(MK_TEST_SOURCE_DIR "/assets/demo/knight", &MODES[m]);
+        check_gltf_animation(MK_TEST_SOURCE_DIR "/assets/demo/wing", &MODES[m]);
+    }
+}
+
+static void test_single_frame_clips(void)
+{
+    /* a looping smooth clip of one frame (blends into itself) and a once
+     * clip of one frame (a single key) */
+    const char *d = mk_fx_dir("pack_single");
+    write_frame(d, "Hold_1.obj", 3);
+    write_frame(d, "Pose_1.obj", 5);
+    write_frame(d, "Walk_1.obj", 0);
+    write_frame(d, "Walk_2.obj", 5);
+    mk_fx_write(d, "animation.cfg", "Once Pose\nInterpolation Hold smooth\n");
+    round_trip(d, 2); /* Hold_1 is the base; Pose_1 = Walk_2 */
+    for (size_t m = 0; m < MODE_COUNT; m++)
+        check_gltf_animation(d, &MODES[m]);
+}
+
+/* ---- materials ---------------------------------------------------------------- */
+
+static const unsigned char PNG_1X1[] = {
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48,
+    0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00,
+    0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78,
+    0xda, 0x63, 0xfc, 0xcf, 0xc0, 0x50, 0x0f, 0x00, 0x04, 0x85, 0x01, 0x80, 0x84, 0xa9,
+    0x8c, 0x21, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+
+/* Faces before any usemtl, then red, tex (a quad: 2 triangles), red again:
+ * triangles (none, red, tex, tex, red) -> primitives none, red, tex. */
+static const char *make_material_unit(const char *name, const char *mtl)
+{
+    const char *d = mk_fx_dir(name);
+    for (int k = 1; k <= 3; k++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "mtllib unit.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0.%d\nv 0 1 0\nv 2 0 0\n"
+                 "vt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nvn 0 0 1\n"
+                 "f 1/1/1 2/2/1 3/3/1\nusemtl red\nf 1/1/1 3/3/1 4/4/1\n"
+                 "usemtl tex\nf 2/2/1 5/1/1 3/3/1 4/4/1\nusemtl red\nf 2/2/1 5/2/1 3/3/1\n",
+                 k);
+        char file[32];
+        snprintf(file, sizeof file, "Walk_%d.obj", k);
+        mk_fx_write(d, file, text);
+    }
+    mk_fx_write(d, "unit.mtl", mtl);
+    FILE *f = fopen(mk_fx_path(d, "skin.png"), "wb");
+    CHECK(f && fwrite(PNG_1X1, 1, sizeof PNG_1X1, f) == sizeof PNG_1X1);
+    if (f)
+        fclose(f);
+    return d;
+}
+
+static bool contains(const void *data, size_t size, const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i + n <= size; i++)
+        if (memcmp((const char *)data + i, s, n) == 0)
+            return true;
+    return false;
+}
+
+static void test_materials(void)
+{
+    const char *d = make_material_unit(
+        "pack_mat", "newmtl red\nKd 1 0 0\nd 0.5\nnewmtl tex\nKd 0.5 0.25 1\nmap_Kd skin.png\n");
+    mk_unit *u = load(d);
+    for (size_t m = 0; u && m < MODE_COUNT; m++) {
+        void *data = NULL;
+        size_t size = 0;
+        mk_error e;
+        mk_report *rep = mk_fx_report();
+        CHECK(mk_unit_pack(u, &MODES[m], NULL, &data, &size, NULL, rep, &e) == MK_OK);
+        CHECK_EQ_INT(mk_report_warning_count(rep), 0);
+        mk_report_destroy(rep);
+        mk_gltf *g = NULL;
+        CHECK(data && mk_gltf_parse(data, size, NULL, "mat", NULL, NULL, &g, &e) == MK_OK);
+        if (g) {
+            CHECK_EQ_INT(g->meshes[0].primitive_count, 3);
+            CHECK_EQ_INT(g->meshes[0].primitives[0].material, MK_NONE);
+            CHECK_EQ_INT(g->meshes[0].primitives[1].material, 0);
+            CHECK_EQ_INT(g->meshes[0].primitives[2].material, 1);
+            CHECK_EQ_INT(g->accessors[g->meshes[0].primitives[1].indices].count, 6);
+            CHECK_EQ_INT(g->accessors[g->meshes[0].primitives[2].indices].count, 6);
+        }
+        mk_gltf_destroy(g);
+        CHECK(contains(data, size, "\"baseColorFactor\":[1,0,0,0.5]"));
+        CHECK(contains(data, size, "\"alphaMode\":\"BLEND\""));
+        CHECK(contains(data, size, "\"mimeType\":\"image/png\""));
+        CHECK(contains(data, size, "\"material_runs\":[[0,1],[1,1],[2,2],[1,1]]"));
+        CHECK(contains(data, size, "IHDR")); /* the image is embedded as it is */
+        /* read back: the unit's triangle order */
+        mk_unit *b = NULL;
+        CHECK(mk_unit_parse_packed(data, size, "mat.glb", NULL, &b, &e) == MK_OK);
+        if (b)
+            check_same_unit(u, b, 3e-3, 2e-2, 1e-4);
+        mk_unit_destroy(b);
+        mk_free(NULL, data, size);
+    }
+    mk_unit_destroy(u);
+}
+
+static void test_material_problems_are_warnings(void)
+{
+    /* a missing texture, a material no .mtl defines */
+    const char *d = make_material_unit("pack_mat_warn", "newmtl red\nKd 1 0 0\nmap_Kd gone.png\n");
+    mk_unit *u = load(d);
+    void *data = NULL;
+    size_t size = 0;
+    mk_error e;
+    mk_report *rep = mk_fx_report();
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, rep, &e) == MK_OK);
+    CHECK_EQ_INT(mk_report_warning_count(rep), 2);
+    CHECK_EQ_INT(mk_report_error_count(rep), 0);
+    for (uint32_t i = 0; i < mk_report_count(rep); i++)
+        CHECK(strstr(mk_report_item(rep, i)->message, "gone.png") || strstr(mk_report_item(rep, i)->message, "tex"));
+    mk_report_clear(rep);
+    CHECK(data && !contains(data, size, "\"images\""));
+    mk_free(NULL, data, size);
+    /* no .mtl at all */
+    remove(mk_fx_path(d, "unit.mtl"));
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, rep, &e) == MK_OK);
+    CHECK_EQ_INT(mk_report_warning_count(rep), 1);
+    CHECK(mk_report_count(rep) && strstr(mk_report_item(rep, 0)->message, "unit.mtl"));
+    mk_report_destroy(rep);
+    mk_free(NULL, data, size);
+    mk_unit_destroy(u);
+}
+
+static void test_gltf_keys_by_hand(void)
+{
+    /* Lin: frames 100, 250, 100 (no-blend), 100 ms, loop to frame 2. Keys:
+     * 0, 0.1, 0.35, 0.449999 (hold), 0.45, 0.55 (= frame 2 again). */
+    mk_unit *u = load(make_gen_unit("pack_keys", false));
+    void *data = NULL;
+    size_t size = 0;
+    mk_error e;
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
+    mk_gltf *g = NULL;
+    CHECK(data && mk_gltf_parse(data, size, NULL, "keys", NULL, NULL, &g, &e) == MK_OK);
+    if (g) {
+        const mk_gltf_sampler *s = &g->animations[1].samplers[0];
+        CHECK(strcmp(g->animations[1].name, "Lin") == 0);
+        CHECK_EQ_INT(s->interpolation, MK_INTERPOLATION_LINEAR);
+        const mk_gltf_accessor *in = &g->accessors[s->input];
+        CHECK_EQ_INT(in->count, 6);
+        float t[6];
+        CHECK(mk_gltf_accessor_read_float(g, s->input, t, 6, &e) == MK_OK);
+        CHECK_NEAR(t[1], 0.1, 1e-7);
+        CHECK_NEAR(t[2], 0.35, 1e-7);
+        CHECK_NEAR(t[3], 0.449999, 1e-7);
+        CHECK_NEAR(t[4], 0.45, 1e-7);
+        CHECK_NEAR(t[5], 0.55, 1e-7);
+        /* Smo (smooth) is CUBICSPLINE, Stp (step) STEP */
+        CHECK_EQ_INT(g->animations[3].samplers[0].interpolation, MK_INTERPOLATION_CUBICSPLINE);
+        CHECK_EQ_INT(g->animations[4].samplers[0].interpolation, MK_INTERPOLATION_STEP);
+    }
+    mk_gltf_destroy(g);
+    mk_free(NULL, data, size);
+    mk_unit_destroy(u);
+}
+
+/* ---- bad input --------------------------------------------------------------------- */
+
+/* The GLB with its JSON chunk's `from` replaced by `to` (re-wrapped). */
+static uint8_t *edit_json(const uint8_t *glb, size_t size, const char *from, const char *to,
+                          size_t *out_size)
+{
+    uint32_t jlen = (uint32_t)glb[12] | (uint32_t)glb[13] << 8 | (uint32_t)glb[14] << 16 |
+                    (uint32_t)glb[15] << 24;
+    const char *json = (const char *)glb + 20;
+    char *hit = NULL;
+    for (size_t i = 0; i + strlen(from) <= jlen && !hit; i++)
+        if (memcmp(json + i, from, strlen(from)) == 0)
+            hit = (char *)json + i;
+    CHECK(hit != NULL);
+    if (!hit)
+        return NULL;
+    size_t head = (size_t)(hit - json), tail = jlen - head - strlen(from);
+    size_t nj = head + strlen(to) + tail;
+    size_t pj = (nj + 3) & ~(size_t)3, rest = size - 20 - jlen;
+    *out_size = 20 + pj + rest;
+    uint8_t *o = calloc(1, *out_size);
+    memcpy(o, glb, 20);
+    memcpy(o + 20, json, head);
+    memcpy(o + 20 + head, to, strlen(to));
+    memcpy(o + 20 + head + strlen(to), hit + strlen(from), tail);
+    memset(o + 20 + nj, ' ', pj - nj);
+    memcpy(o + 20 + pj, glb + 20 + jlen, rest);
+    uint32_t total = (uint32_t)*out_size, pj32 = (uint32_t)pj;
+    for (int i = 0; i < 4; i++) {
+        o[8 + i] = (uint8_t)(total >> (8 * i));
+        o[12 + i] = (uint8_t)(pj32 >> (8 * i));
+    }
+    return o;
+}
+
+static void test_malformed_extras(void)
+{
+    mk_unit *u = load(make_gen_unit("pack_bad", false));
+    void *data = NULL;
+    size_t size = 0;
+    mk_error e;
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
+    if (!data) {
+        mk_unit_destroy(u);
+        return;
+    }
+    static const struct {
+        const char *from, *to;
+        mk_status code;
+        const char *message;
+    } cases[] = {
+        {"\"version\":1", "\"version\":2", MK_ERR_UNSUPPORTED, "version 2"},
+        {"\"version\":1", "\"version\":\"1\"", MK_ERR_PARSE, "extras.morphkit.version"},
+        {"\"morphkit\":{", "\"other\":{", MK_ERR_PARSE, "no extras.morphkit"},
+        {"\"durations_us\":[70000", "\"durations_us\":[0", MK_ERR_PARSE, "durations_us"},
+        {"\"durations_us\":[70000", "\"durations_us\":[7e99", MK_ERR_PARSE, "durations_us"},
+        {"\"frame_targets\":[-1,", "\"frame_targets\":[-1,99,", MK_ERR_PARSE, "frame_targets"},
+        {"\"frame_targets\":[-1,", "\"frame_targets\":[0,", MK_ERR_PARSE, "frame_targets[0]"},
+        {"\"frames\":[0,", "\"frames\":[99,", MK_ERR_RANGE, "clips"},
+        {"\"loop_frame\":0", "\"loop_frame\":9", MK_ERR_INVALID_ARGUMENT, "clips"},
+        {"\"loop_frame\":0", "\"loop_frame\":-1", MK_ERR_PARSE, "loop_frame"},
+        {"\"next\":\"Smo\"", "\"next\":\"Nope\"", MK_ERR_NOT_FOUND, "clips"},
+        {"\"interpolation\":\"linear\"", "\"interpolation\":\"cubic\"", MK_ERR_PARSE, "interpolation"},
+        {"\"events\":[[0,\"start\"]", "\"events\":[[0]", MK_ERR_PARSE, "events"},
+        {"\"no_blend\":[2]", "\"no_blend\":[7]", MK_ERR_PARSE, "no_blend"},
+        {"\"position_count\":7", "\"position_count\":8", MK_ERR_MISMATCH, "_OBJ_V has no vertex"},
+        {"\"position_count\":7", "\"position_count\":6", MK_ERR_RANGE, "_OBJ_V"},
+        {"\"normal_count\":2", "\"normal_count\":1", MK_ERR_RANGE, "_OBJ_VN"},
+        {"\"frame_targets\":[", "\"files\":[\"a\"],\"frame_targets\":[", MK_ERR_PARSE, "files"},
+        {"\"first_number\":1,\"frame_count\":2}", "\"first_number\":1,\"frame_count\":0}",
+         MK_ERR_PARSE, "extras.morphkit.animations[0]"},
+        {"\"first_number\":1,\"frame_count\":2}", "\"first_number\":true,\"frame_count\":2}",
+         MK_ERR_PARSE, "animations[0].first_number"},
+        {"\"config\":true", "\"config\":1", MK_ERR_PARSE, "config"},
+        {"\"_OBJ_V\":", "\"_OBJ_X\":", MK_ERR_PARSE, "_OBJ_V"},
+        {"\"unit\":\"pack_bad\"", "\"unit\":\"a\\u0000b\"", MK_ERR_PARSE, "NUL"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t n = 0;
+        uint8_t *bad = edit_json(data, size, cases[i].from, cases[i].to, &n);
+        if (!bad)
+            continue;
+        mk_unit *b = NULL;
+        mk_status s = mk_unit_parse_packed(bad, n, "bad.glb", NULL, &b, &e);
+        if (s != cases[i].code || !strstr(e.message, cases[i].message))
+            fprintf(stderr, "case %zu (%s): status %d, '%s'\n", i, cases[i].to, s, e.message);
+        CHECK_EQ_INT(s, cases[i].code);
+        CHECK_CONTAINS(e.message, cases[i].message);
+        CHECK(b == NULL);
+        CHECK_EQ_INT(strcmp(e.file, "bad.glb"), 0);
+        free(bad);
+    }
+    /* a plain glTF file is no packed unit */
+    mk_unit *b = NULL;
+    CHECK_EQ_INT(mk_unit_load_packed(MK_TEST_SOURCE_DIR
+                                     "/tests/data/gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb",
+                                     NULL, NULL, &b, &e),
+                 MK_ERR_PARSE);
+    CHECK_CONTAINS(e.message, "not a packed unit");
+    mk_free(NULL, data, size);
+    mk_unit_destroy(u);
+}
+
+static void test_every_prefix_fails_cleanly(void)
+{
+    mk_unit *u = load(make_gen_unit("pack_prefix", false));
+    void *data = NULL;
+    size_t size = 0;
+    mk_error e;
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
+    for (size_t n = 0; data && n < size; n++) {
+        /* a copy of exactly n bytes, so ASan sees any read past it */
+        uint8_t *p = malloc(n ? n : 1);
+        memcpy(p, data, n);
+        mk_unit *b = NULL;
+        CHECK(mk_unit_parse_packed(p, n, "prefix", NULL, &b, &e) != MK_OK);
+        CHECK(b == NULL);
+        CHECK(!mk_pack_is_unit(p, n) || n >= 20);
+        free(p);
+    }
+    mk_free(NULL, data, size);
+    mk_unit_destroy(u);
+}
+
+/* An allocator that fails from the n-th allocation on. */
+typedef struct failing {
+    int left;
+    long live;
+} failing;
+
+static void *f_alloc(void *user, size_t size)
+{
+    failing *f = user;
+    if (f->left-- <= 0)
+        return NULL;
+    f->live++;
+    return malloc(size);
+}
+
+static void *f_realloc(void *user, void *p, size_t old, size_t size)
+{
+    (void)old;
+    failing *f = user;
+    if (f->left-- <= 0)
+        return NULL;
+    if (!p)
+        f->live++;
+    return realloc(p, size);
+}
+
+static void f_free(void *user, void *p, size_t size)
+{
+    (void)size;
+    if (p)
+        ((failing *)user)->live--;
+    free(p);
+}
+
+static void test_out_of_memory_everywhere(void)
+{
+    mk_unit *u = load(make_gen_unit("pack_oom", false));
+    void *data = NULL;
+    size_t size = 0;
+    mk_error e;
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
+    bool packed = false, parsed = false;
+    for (int n = 0; u && n < 400 && !(packed && parsed); n++) {
+        failing f = {n, 0};
+        mk_allocator a = {f_alloc, f_realloc, f_free, &f};
+        void *out = NULL;
+        size_t out_size = 0;
+        mk_status s = mk_unit_pack(u, NULL, &a, &out, &out_size, NULL, NULL, &e);
+        CHECK(s == MK_OK || s == MK_ERR_OUT_OF_MEMORY);
+        if (s == MK_OK) {
+            packed = true;
+            CHECK_EQ_INT(out_size, size);
+            mk_free(&a, out, out_size);
+        }
+        CHECK_EQ_INT(f.live, 0);
+        failing g = {n, 0};
+        mk_allocator b = {f_alloc, f_realloc, f_free, &g};
+        mk_unit *r = NULL;
+        s = mk_unit_parse_packed(data, size, "oom", &b, &r, &e);
+        CHECK(s == MK_OK || s == MK_ERR_OUT_OF_MEMORY);
+        if (s == MK_OK) {
+            parsed = true;
+            mk_unit_destroy(r);
+        }
+        CHECK_EQ_INT(g.live, 0);
+    }
+    CHECK(packed && parsed);
+    mk_free(NULL, data, size);
+    mk_unit_destroy(u);
+}
+
+static void test_misuse(void)
+{
+    mk_error e;
+    void *data = (void *)1;
+    size_t size = 1;
+    CHECK_EQ_INT(mk_unit_pack(NULL, NULL, NULL, &data, &size, NULL, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+    CHECK(data == NULL && size == 0);
+    mk_unit *u = load(MK_TEST_SOURCE_DIR "/assets/demo/wing");
+    mk_pack_options o = {0};
+    o.position_bits = 16;
+    CHECK_EQ_INT(mk_unit_pack(u, &o, NULL, &data, &size, NULL, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+    o.position_bits = 0;
+    o.normal_bits = 12;
+    CHECK_EQ_INT(mk_unit_pack(u, &o, NULL, &data, &size, NULL, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+    o.normal_bits = 0;
+    o.max_position_error = -1;
+    CHECK_EQ_INT(mk_unit_pack(u, &o, NULL, &data, &size, NULL, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(mk_unit_pack(u, NULL, NULL, NULL, &size, NULL, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+    if (u) {
+        /* files and frames that disagree */
+        u->files->frame_count--;
+        CHECK_EQ_INT(mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e), MK_ERR_INVALID_ARGUMENT);
+        u->files->frame_count++;
+    }
+    CHECK_EQ_INT(mk_unit_parse_packed(NULL, 5, NULL, NULL, &u, &e), MK_ERR_INVALID_ARGUMENT);
+    mk_unit_destroy(u);
+}
+
+MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
+             MK_TEST(test_round_trip_generated), MK_TEST(test_all_frames_identical),
+             MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
+             MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),
+             MK_TEST(test_material_problems_are_warnings), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),
+             MK_TEST(test_every_prefix_fails_cleanly), MK_TEST(test_out_of_memory_everywhere),
+             MK_TEST(test_misuse))
