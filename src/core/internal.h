@@ -89,4 +89,12 @@ void mk_blend_positions_avx(float *out, const float *a, const float *b, float w,
 void mk_blend_normals_avx(float *out, const float *a, const float *b, float w, size_t count);
 #endif
 
+/* The plain C skinning kernel (skin.c), for tests comparing the SIMD one
+ * with it; arguments as mk_skin_apply's, already checked. */
+struct mk_skin;
+void mk_skin_apply_scalar(const struct mk_skin *skin, const float *joint_matrices,
+                          const float *in_positions, const float *in_normals,
+                          const float *in_tangents, float *out_positions, float *out_normals,
+                          float *out_tangents);
+
 #endif
