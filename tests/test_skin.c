@@ -424,6 +424,7 @@ static void test_gltf_two_sets(void)
         CHECK3(out, 6, 32, -0.5f);
         CHECK3(out + 3, 2.0f / 3.0f, 5.0f / 3.0f, 0);
     }
+    mk_skin_destroy(skin);
     CHECK(mk_gltf_build_skin(g, 1, 0, 0, NULL, &skin, &err) == MK_ERR_INVALID_ARGUMENT);
     CHECK(skin == NULL);
     mk_scene_pose_destroy(pose);

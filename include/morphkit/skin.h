@@ -68,14 +68,14 @@ typedef struct mk_skin {
     float *weights; /* the same layout */
     float *inverse_bind_matrices; /* joint_count * 16, column-major; identities at creation */
     uint32_t *joint_nodes; /* joint_count scene node indices; MK_NONE at creation */
-    bool prepared; /* set by mk_skin_prepare; cleared by nothing (fill first) */
+    bool prepared; /* true after a successful mk_skin_prepare (refill: prepare again) */
     mk_allocator allocator;
     size_t byte_size;
 } mk_skin;
 
-/* Creates a skin whose arrays the caller then fills, then calls
- * mk_skin_prepare: joints and weights zero, inverse bind matrices identity,
- * joint nodes MK_NONE. MK_ERR_INVALID_ARGUMENT for a zero count or more
+/* Creates a skin (joints and weights zero, inverse bind matrices identity,
+ * joint nodes MK_NONE); the caller fills its arrays, then calls
+ * mk_skin_prepare. MK_ERR_INVALID_ARGUMENT for a zero count or more
  * than MK_SKIN_MAX_JOINTS joints, MK_ERR_LIMIT on size overflow,
  * MK_ERR_OUT_OF_MEMORY. */
 MK_API mk_status mk_skin_create(const mk_skin_desc *desc, const mk_allocator *allocator,
