@@ -55,7 +55,7 @@ expect 0 preview "$B" --out "$TMP/box0.png" --time 0 --size 64x64
 expect 0 preview "$B" --out "$TMP/box1.png" --time 1.5 --size 64x64
 cmp -s "$TMP/box0.png" "$TMP/box1.png" && { echo "FAIL: BoxAnimated does not move"; fails=$((fails + 1)); }
 
-# Skinned glTF (CPU morph + skin, drawn as a re-uploaded mesh): RiggedSimple
+# Skinned glTF (morph then skin in the vertex shader): RiggedSimple
 # bends at 1.1 s, so pictures at two times differ; the Fox (no indices, no
 # normals) covers a good part of the picture above the label. python3 (zlib)
 # decodes the PNG: `covered` prints how many pixels of the top 3/4 (above the

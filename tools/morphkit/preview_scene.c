@@ -1,7 +1,7 @@
 /* Scenes for preview/view: unit folders through the pair path, glTF files
- * through the target path; skinned glTF primitives are morphed and skinned
- * on the CPU (mk_morph_evaluate, mk_skin_apply) and drawn as a mesh whose
- * vertices are re-uploaded each frame (the standard path). */
+ * through the target path, skinned glTF primitives through the skinned
+ * target path (morph then skin in the vertex shader, joint matrices from
+ * the animated scene pose). */
 #include <math.h>
 #include <string.h>
 #include <strings.h>
@@ -17,9 +17,9 @@ typedef struct gltf_draw {
     uint32_t index_count;
     mk_gl_morph *gpu;
     float world[16];
-    mk_skin *skin; /* skinned node: CPU morph + skin into cpu_pos/cpu_nrm, drawn by mesh */
-    mk_gl_mesh *cpu_mesh;
-    float *cpu_pos, *cpu_nrm; /* vertex_count * 3 each (cpu_nrm NULL without normals) */
+    mk_skin *skin; /* skinned node, else NULL */
+    mk_gl_skin *gpu_skin;
+    float *cpu_pos; /* skinned: vertex_count * 3, for the bounds */
 } gltf_draw;
 
 struct mk_preview {
@@ -216,23 +216,10 @@ static int load_gltf(mk_preview *s, const char *path, const mk_preview_options *
                 s->draw_count++;
                 return MK_EXIT_INVALID;
             }
-            if (d->skin && prim->indices == MK_NONE) {
-                /* The CPU-written mesh draws indexed triangles only: list them. */
-                d->index_count = d->set->vertex_count / 3 * 3;
-                d->indices = malloc((size_t)d->index_count * 4 + 4);
-                for (uint32_t i = 0; d->indices && i < d->index_count; i++)
-                    d->indices[i] = i;
-            }
-            if (d->skin) {
-                size_t n3 = (size_t)d->set->vertex_count * 3;
-                d->cpu_pos = malloc(n3 * sizeof(float));
-                d->cpu_nrm = d->set->base_normals ? malloc(n3 * sizeof(float)) : NULL;
-                if (!d->cpu_pos || (d->set->base_normals && !d->cpu_nrm) ||
-                    (prim->indices == MK_NONE && !d->indices)) {
-                    mk_cli_fail("out of memory");
-                    s->draw_count++;
-                    return MK_EXIT_INVALID;
-                }
+            if (d->skin && !(d->cpu_pos = malloc((size_t)d->set->vertex_count * 3 * 4))) {
+                mk_cli_fail("out of memory");
+                s->draw_count++;
+                return MK_EXIT_INVALID;
             }
             if (prim->indices != MK_NONE) {
                 d->index_count = g->accessors[prim->indices].count;
@@ -329,7 +316,6 @@ void mk_preview_destroy(mk_preview *s)
         free(s->draws[d].indices);
         mk_skin_destroy(s->draws[d].skin);
         free(s->draws[d].cpu_pos);
-        free(s->draws[d].cpu_nrm);
     }
     free(s->joint_m);
     free(s->draws);
@@ -357,10 +343,8 @@ bool mk_preview_upload(mk_preview *s, mk_gl_renderer *r)
     }
     for (uint32_t d = 0; d < s->draw_count; d++) {
         gltf_draw *g = &s->draws[d];
-        if (g->skin ? mk_gl_mesh_create(r, g->set->vertex_count, g->indices, g->index_count,
-                                        g->cpu_nrm != NULL, &g->cpu_mesh, &err) != MK_OK
-                    : mk_gl_morph_create(r, g->set, g->indices, g->index_count, &g->gpu,
-                                         &err) != MK_OK) {
+        if (mk_gl_morph_create(r, g->set, g->indices, g->index_count, &g->gpu, &err) != MK_OK ||
+            (g->skin && mk_gl_skin_create(r, g->skin, &g->gpu_skin, &err) != MK_OK)) {
             mk_cli_print_error(&err);
             return false;
         }
@@ -375,8 +359,8 @@ void mk_preview_release(mk_preview *s)
     for (uint32_t d = 0; d < s->draw_count; d++) {
         mk_gl_morph_destroy(s->draws[d].gpu);
         s->draws[d].gpu = NULL;
-        mk_gl_mesh_destroy(s->draws[d].cpu_mesh);
-        s->draws[d].cpu_mesh = NULL;
+        mk_gl_skin_destroy(s->draws[d].gpu_skin);
+        s->draws[d].gpu_skin = NULL;
     }
 }
 
@@ -495,16 +479,26 @@ void mk_preview_step(mk_preview *s, int dir)
 
 /* ---- drawing ---------------------------------------------------------------------- */
 
-/* A skinned draw's vertices now, in scene space: morph, then skin (its
- * node's own transform is not used, glTF §3.7.3). */
+/* A skinned draw's joint matrices now (world(joint) * inverse bind) into
+ * s->joint_m; the node's own transform is not used (glTF §3.7.3). */
+static bool joint_matrices(const mk_preview *s, const gltf_draw *d)
+{
+    mk_error err;
+    if (mk_skin_joint_matrices(d->skin, s->node_world, s->graph->node_count, s->joint_m,
+                               d->skin->joint_count, &err) == MK_OK)
+        return true;
+    mk_cli_print_error(&err);
+    return false;
+}
+
+/* Its positions now on the CPU, in scene space (for the bounds). */
 static void skin_cpu(const mk_preview *s, const gltf_draw *d, const float *weights)
 {
     mk_error err;
-    mk_morph_evaluate(d->set, weights, d->cpu_pos, d->cpu_nrm, NULL);
-    if (mk_skin_joint_matrices(d->skin, s->node_world, s->graph->node_count, s->joint_m,
-                               d->skin->joint_count, &err) != MK_OK ||
-        mk_skin_apply(d->skin, s->joint_m, d->skin->joint_count, d->cpu_pos, d->cpu_nrm, NULL,
-                      d->cpu_pos, d->cpu_nrm, NULL, &err) != MK_OK)
+    mk_morph_evaluate(d->set, weights, d->cpu_pos, NULL, NULL);
+    if (joint_matrices(s, d) &&
+        mk_skin_apply(d->skin, s->joint_m, d->skin->joint_count, d->cpu_pos, NULL, NULL,
+                      d->cpu_pos, NULL, NULL, &err) != MK_OK)
         mk_cli_print_error(&err);
 }
 
@@ -524,10 +518,10 @@ void mk_preview_draw(mk_preview *s, mk_gl_renderer *r, const mk_gl_draw_params *
         mk_error err;
         const gltf_draw *g = &s->draws[d];
         if (g->skin) {
-            skin_cpu(s, g, s->weights + s->weight_offset[d]);
-            memcpy(p.model, identity, sizeof p.model);
-            if (mk_gl_mesh_update(g->cpu_mesh, g->cpu_pos, g->cpu_nrm, &err) != MK_OK ||
-                mk_gl_draw_mesh(r, g->cpu_mesh, &p, &err) != MK_OK)
+            memcpy(p.model, identity, sizeof p.model); /* skinned vertices are in scene space */
+            if (joint_matrices(s, g) &&
+                mk_gl_draw_morph_skin(r, g->gpu, s->weights + s->weight_offset[d], g->gpu_skin,
+                                      s->joint_m, g->skin->joint_count, &p, &err) != MK_OK)
                 mk_cli_print_error(&err);
             continue;
         }
