@@ -225,18 +225,33 @@ static void test_misuse(void)
     mk_skin_destroy(NULL);
 }
 
-/* The SSE2 kernel (mk_skin_apply) against the plain C reference on random
- * data with 8 influences, affine joint matrices and in-place output. */
-static void test_kernel_matches_reference(void)
+/* Every SIMD variant the machine runs (SSE2; AVX2 + FMA where the CPU has
+ * them) and mk_skin_apply against the plain C reference on random data:
+ * influence counts 3 (the generic loop), 4 and 8 (unrolled), with and
+ * without tangents (AVX2 normalizes normals four vertices at a time only
+ * without them), 257 vertices (a tail after the blocks of 4), affine joint
+ * matrices, in place. Tolerance 1e-6 relative (skin.h). */
+typedef void (*kernel_fn)(const mk_skin *, const float *, const float *, const float *,
+                          const float *, float *, float *, float *);
+
+static void apply_public(const mk_skin *s, const float *jm, const float *ip, const float *in,
+                         const float *it, float *op, float *on, float *ot)
 {
-    enum { VC = 257, JC = 13, IC = 8 };
-    mk_skin_desc d = {VC, JC, IC};
+    CHECK(mk_skin_apply(s, jm, s->joint_count, ip, in, it, op, on, ot, NULL) == MK_OK);
+}
+
+static void check_kernels(uint32_t ic, bool tangents)
+{
+    enum { VC = 257, JC = 13 };
+    mk_skin_desc d = {VC, JC, ic};
     mk_skin *skin = NULL;
     mk_error err;
     CHECK(mk_skin_create(&d, NULL, &skin, &err) == MK_OK);
-    uint32_t r = 12345;
+    if (!skin)
+        return;
+    uint32_t r = 12345 + ic;
 #define RND() ((r = r * 1664525u + 1013904223u), (float)(r >> 8) / 16777216.0f)
-    for (size_t i = 0; i < (size_t)VC * IC; i++) {
+    for (size_t i = 0; i < (size_t)VC * ic; i++) {
         skin->joints[i] = (uint16_t)(RND() * JC);
         skin->weights[i] = RND() < 0.3f ? 0.0f : RND();
     }
@@ -252,35 +267,62 @@ static void test_kernel_matches_reference(void)
         pos[i] = RND() * 10 - 5, nrm[i] = RND() * 2 - 1;
     for (int i = 0; i < VC * 4; i++)
         tan[i] = (i % 4 == 3) ? (RND() < 0.5f ? -1.0f : 1.0f) : RND() * 2 - 1;
-    mk_skin_apply_scalar(skin, jm, pos, nrm, tan, rp, rn, rt);
-    memcpy(op, pos, sizeof op);
-    memcpy(on, nrm, sizeof on);
-    memcpy(ot, tan, sizeof ot);
-    CHECK(mk_skin_apply(skin, jm, JC, op, on, ot, op, on, ot, &err) == MK_OK);
-    double worst = 0;
-    for (int i = 0; i < VC * 3; i++) {
-        double e = fabs(op[i] - rp[i]) / (1.0 + fabs(rp[i]));
-        worst = e > worst ? e : worst;
-        e = fabs(on[i] - rn[i]);
-        worst = e > worst ? e : worst;
+    mk_skin_apply_scalar(skin, jm, pos, nrm, tangents ? tan : NULL, rp, rn, tangents ? rt : NULL);
+    kernel_fn kernels[3] = {apply_public, NULL, NULL};
+    const char *names[3] = {"mk_skin_apply", "sse2", "avx2"};
+#if defined(__SSE2__)
+    kernels[1] = mk_skin_apply_sse2;
+    if (mk_skin_have_avx2())
+        kernels[2] = mk_skin_apply_avx2;
+#endif
+    for (int k = 0; k < 3; k++) {
+        if (!kernels[k])
+            continue;
+        memcpy(op, pos, sizeof op);
+        memcpy(on, nrm, sizeof on);
+        memcpy(ot, tan, sizeof ot);
+        kernels[k](skin, jm, op, on, tangents ? ot : NULL, op, on, tangents ? ot : NULL);
+        double worst = 0;
+        for (int i = 0; i < VC * 3; i++) {
+            double e = fabs(op[i] - rp[i]) / (1.0 + fabs(rp[i]));
+            worst = e > worst ? e : worst;
+            e = fabs(on[i] - rn[i]);
+            worst = e > worst ? e : worst;
+        }
+        for (int i = 0; tangents && i < VC * 4; i++) {
+            double e = fabs(ot[i] - rt[i]);
+            worst = e > worst ? e : worst;
+        }
+        if (!(worst <= 1e-6)) {
+            fprintf(stderr, "%s, %u influences%s: worst difference %g\n", names[k], ic,
+                    tangents ? ", tangents" : "", worst);
+            mk_test_failures++;
+        }
     }
-    for (int i = 0; i < VC * 4; i++) {
-        double e = fabs(ot[i] - rt[i]);
-        worst = e > worst ? e : worst;
-    }
-    CHECK(worst <= 1e-6);
     /* An independent double-precision check of vertex 100's position. */
     double want[3] = {0, 0, 0};
-    for (int k = 0; k < IC; k++) {
-        const float *J = jm + skin->joints[100 * IC + k] * 16;
-        double w = skin->weights[100 * IC + k];
+    for (uint32_t k = 0; k < ic; k++) {
+        const float *J = jm + skin->joints[100 * ic + k] * 16;
+        double w = skin->weights[100 * ic + k];
         for (int row = 0; row < 3; row++)
             want[row] += w * (J[row] * (double)pos[300] + J[4 + row] * (double)pos[301] +
                               J[8 + row] * (double)pos[302] + J[12 + row]);
     }
-    check3(op + 300, (float)want[0], (float)want[1], (float)want[2], 1e-4, __LINE__);
+    check3(rp + 300, (float)want[0], (float)want[1], (float)want[2], 1e-4, __LINE__);
     mk_skin_destroy(skin);
 #undef RND
+}
+
+static void test_kernels_match_reference(void)
+{
+    const uint32_t counts[3] = {3, 4, 8};
+    for (int i = 0; i < 3; i++) {
+        check_kernels(counts[i], false);
+        check_kernels(counts[i], true);
+    }
+#if defined(__SSE2__)
+    printf("skin kernels tested: scalar, sse2%s\n", mk_skin_have_avx2() ? ", avx2" : "");
+#endif
 }
 
 /* ---- glTF -------------------------------------------------------------- */
@@ -536,6 +578,6 @@ static void test_gltf_negative_weight(void)
 
 MK_TEST_MAIN(MK_TEST(test_two_joint_bend), MK_TEST(test_non_uniform_scale),
              MK_TEST(test_skin_after_two_morph_targets), MK_TEST(test_weight_normalization),
-             MK_TEST(test_misuse), MK_TEST(test_kernel_matches_reference),
+             MK_TEST(test_misuse), MK_TEST(test_kernels_match_reference),
              MK_TEST(test_gltf_two_sets), MK_TEST(test_gltf_no_inverse_bind),
              MK_TEST(test_gltf_malformed_skins), MK_TEST(test_gltf_negative_weight))

@@ -186,22 +186,41 @@ void mk_skin_apply_scalar(const mk_skin *skin, const float *jm, const float *ip,
 }
 
 #if defined(__SSE2__)
-/* Normalizes the xyz of r into out (3 floats), or writes zeros. */
-static void store_unit_sse(float *out, __m128 r)
+/* normalize(xyz of r), or zeros below MK_NORMAL_MIN_LENGTH2, all in
+ * registers (a round trip through memory costs more than the arithmetic). */
+static inline __m128 unit_sse(__m128 r)
 {
-    float t[4];
-    _mm_storeu_ps(t, r);
-    store_unit(out, t[0], t[1], t[2]);
+    __m128 sq = _mm_mul_ps(r, r);
+    __m128 l2 = _mm_add_ss(_mm_add_ss(sq, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1))),
+                           _mm_movehl_ps(sq, sq));
+    __m128 inv = _mm_div_ss(_mm_set_ss(1.0f), _mm_sqrt_ss(l2));
+    inv = _mm_and_ps(inv, _mm_cmpge_ss(l2, _mm_set_ss(MK_NORMAL_MIN_LENGTH2)));
+    return _mm_mul_ps(r, _mm_shuffle_ps(inv, inv, 0));
+}
+
+static inline void store3(float *o, __m128 r)
+{
+    _mm_storel_pi((__m64 *)(void *)o, r);
+    _mm_store_ss(o + 2, _mm_movehl_ps(r, r));
+}
+
+/* c0..c3: the blended matrix's columns; v: xyz of a direction. */
+static inline __m128 linear3(__m128 c0, __m128 c1, __m128 c2, const float *v)
+{
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(v[0])), _mm_mul_ps(c1, _mm_set1_ps(v[1]))),
+                      _mm_mul_ps(c2, _mm_set1_ps(v[2])));
 }
 
 /* The blended matrix's four columns live in four registers (the fourth row
  * rides along unused); each influence adds w * column, so a vertex costs
  * 4 multiply-adds per influence plus one matrix-vector product per
- * attribute, with no transposes. */
-static void apply_sse2(const mk_skin *skin, const float *jm, const float *ip, const float *in,
-                       const float *it, float *op, float *on, float *ot)
+ * attribute, with no transposes. N > 0: the influence count known at
+ * compile time (unrolled), 0: skin->influence_count. */
+static inline void apply_sse2_n(const mk_skin *skin, const float *jm, const float *ip,
+                                const float *in, const float *it, float *op, float *on, float *ot,
+                                const uint32_t N)
 {
-    uint32_t n = skin->influence_count;
+    uint32_t n = N ? N : skin->influence_count;
     size_t vc = skin->vertex_count;
     for (size_t v = 0; v < vc; v++) {
         const uint16_t *j = skin->joints + v * n;
@@ -215,31 +234,153 @@ static void apply_sse2(const mk_skin *skin, const float *jm, const float *ip, co
             c2 = _mm_add_ps(c2, _mm_mul_ps(wk, _mm_loadu_ps(J + 8)));
             c3 = _mm_add_ps(c3, _mm_mul_ps(wk, _mm_loadu_ps(J + 12)));
         }
-        const float *p = ip + v * 3;
-        __m128 r = _mm_add_ps(
-            _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(p[0])), _mm_mul_ps(c1, _mm_set1_ps(p[1]))),
-            _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(p[2])), c3));
-        float *o = op + v * 3;
-        _mm_storel_pi((__m64 *)(void *)o, r);
-        _mm_store_ss(o + 2, _mm_movehl_ps(r, r));
-        if (in) {
-            const float *q = in + v * 3;
-            __m128 nr = _mm_add_ps(
-                _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(q[0])), _mm_mul_ps(c1, _mm_set1_ps(q[1]))),
-                _mm_mul_ps(c2, _mm_set1_ps(q[2])));
-            store_unit_sse(on + v * 3, nr);
-        }
+        __m128 r = _mm_add_ps(linear3(c0, c1, c2, ip + v * 3), c3);
+        store3(op + v * 3, r);
+        if (in)
+            store3(on + v * 3, unit_sse(linear3(c0, c1, c2, in + v * 3)));
         if (it) {
-            const float *q = it + v * 4;
-            float tw = q[3];
-            __m128 tr = _mm_add_ps(
-                _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(q[0])), _mm_mul_ps(c1, _mm_set1_ps(q[1]))),
-                _mm_mul_ps(c2, _mm_set1_ps(q[2])));
-            store_unit_sse(ot + v * 4, tr);
+            float tw = it[v * 4 + 3];
+            store3(ot + v * 4, unit_sse(linear3(c0, c1, c2, it + v * 4)));
             ot[v * 4 + 3] = tw;
         }
     }
 }
+
+void mk_skin_apply_sse2(const mk_skin *skin, const float *jm, const float *ip, const float *in,
+                       const float *it, float *op, float *on, float *ot)
+{
+    if (skin->influence_count == 4)
+        apply_sse2_n(skin, jm, ip, in, it, op, on, ot, 4);
+    else if (skin->influence_count == 8)
+        apply_sse2_n(skin, jm, ip, in, it, op, on, ot, 8);
+    else
+        apply_sse2_n(skin, jm, ip, in, it, op, on, ot, 0);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MK_SKIN_HAVE_AVX2 1
+#define MK_AVX2 __attribute__((target("avx2,fma")))
+
+/* (a in the low lane, b in the high lane). */
+MK_AVX2 static inline __m256 pair(float a, float b)
+{
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_set1_ps(a)), _mm_set1_ps(b), 1);
+}
+
+MK_AVX2 static inline __m128 fold(__m256 t)
+{
+    return _mm_add_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1));
+}
+
+/* AVX2 + FMA: the blended matrix as two registers of two columns each, so
+ * an influence is 2 loads and 2 fused multiply-adds; the products then fold
+ * the two lanes. FMA rounds once where SSE2 rounds twice: results agree
+ * with the reference within the tolerance of skin.h, not bit for bit. */
+/* The blended matrix of vertex v: columns 0-1 in *a, 2-3 in *b. */
+MK_AVX2 static inline void blend_avx2(const mk_skin *skin, const float *jm, size_t v,
+                                      uint32_t n, __m256 *a, __m256 *b)
+{
+    const uint16_t *j = skin->joints + v * n;
+    const float *w = skin->weights + v * n;
+    __m256 ra = _mm256_setzero_ps(), rb = ra;
+    for (uint32_t k = 0; k < n; k++) {
+        const float *J = jm + (size_t)j[k] * 16;
+        __m256 wk = _mm256_set1_ps(w[k]);
+        ra = _mm256_fmadd_ps(wk, _mm256_loadu_ps(J), ra);
+        rb = _mm256_fmadd_ps(wk, _mm256_loadu_ps(J + 8), rb);
+    }
+    *a = ra;
+    *b = rb;
+}
+
+/* M * (v, h): h = 1 for a point, 0 for a direction. */
+MK_AVX2 static inline __m128 transform_avx2(__m256 a, __m256 b, const float *v, float h)
+{
+    return fold(_mm256_fmadd_ps(b, pair(v[2], h), _mm256_mul_ps(a, pair(v[0], v[1]))));
+}
+
+/* Normalizes four directions at once (one square root and one division for
+ * the four): the same operations in the same order as unit_sse. */
+MK_AVX2 static inline void unit4_avx2(__m128 *r)
+{
+    __m128 x = r[0], y = r[1], z = r[2], w = r[3];
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    __m128 l2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
+    __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(l2));
+    inv = _mm_and_ps(inv, _mm_cmpge_ps(l2, _mm_set1_ps(MK_NORMAL_MIN_LENGTH2)));
+    r[0] = _mm_mul_ps(r[0], _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(0, 0, 0, 0)));
+    r[1] = _mm_mul_ps(r[1], _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(1, 1, 1, 1)));
+    r[2] = _mm_mul_ps(r[2], _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(2, 2, 2, 2)));
+    r[3] = _mm_mul_ps(r[3], _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(3, 3, 3, 3)));
+}
+
+/* AVX2 + FMA: the blended matrix as two registers of two columns each, so
+ * an influence is 2 loads and 2 fused multiply-adds; the products then fold
+ * the two lanes; normals are normalized four vertices at a time. FMA rounds
+ * once where SSE2 rounds twice: results agree with the reference within the
+ * tolerance of skin.h, not bit for bit. */
+MK_AVX2 static inline void apply_avx2_n(const mk_skin *skin, const float *jm, const float *ip,
+                                        const float *in, const float *it, float *op, float *on,
+                                        float *ot, const uint32_t N)
+{
+    uint32_t n = N ? N : skin->influence_count;
+    size_t vc = skin->vertex_count, v = 0;
+    __m256 a, b;
+    if (in && !it) {
+        for (; v + 4 <= vc; v += 4) {
+            __m128 nr[4];
+            for (size_t u = 0; u < 4; u++) {
+                blend_avx2(skin, jm, v + u, n, &a, &b);
+                nr[u] = transform_avx2(a, b, in + (v + u) * 3, 0.0f);
+                store3(op + (v + u) * 3, transform_avx2(a, b, ip + (v + u) * 3, 1.0f));
+            }
+            unit4_avx2(nr);
+            for (size_t u = 0; u < 4; u++)
+                store3(on + (v + u) * 3, nr[u]);
+        }
+    }
+    for (; v < vc; v++) {
+        blend_avx2(skin, jm, v, n, &a, &b);
+        store3(op + v * 3, transform_avx2(a, b, ip + v * 3, 1.0f));
+        if (in)
+            store3(on + v * 3, unit_sse(transform_avx2(a, b, in + v * 3, 0.0f)));
+        if (it) {
+            float tw = it[v * 4 + 3];
+            store3(ot + v * 4, unit_sse(transform_avx2(a, b, it + v * 4, 0.0f)));
+            ot[v * 4 + 3] = tw;
+        }
+    }
+}
+
+MK_AVX2 void mk_skin_apply_avx2(const mk_skin *skin, const float *jm, const float *ip,
+                                const float *in, const float *it, float *op, float *on, float *ot)
+{
+    if (skin->influence_count == 4)
+        apply_avx2_n(skin, jm, ip, in, it, op, on, ot, 4);
+    else if (skin->influence_count == 8)
+        apply_avx2_n(skin, jm, ip, in, it, op, on, ot, 8);
+    else
+        apply_avx2_n(skin, jm, ip, in, it, op, on, ot, 0);
+    _mm256_zeroupper(); /* dirty upper halves slow down the SSE code that follows */
+}
+
+bool mk_skin_have_avx2(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+#else
+bool mk_skin_have_avx2(void)
+{
+    return false;
+}
+
+void mk_skin_apply_avx2(const mk_skin *skin, const float *jm, const float *ip, const float *in,
+                        const float *it, float *op, float *on, float *ot)
+{
+    mk_skin_apply_sse2(skin, jm, ip, in, it, op, on, ot);
+}
+#endif
 #endif
 
 mk_status mk_skin_apply(const mk_skin *skin, const float *joint_matrices, size_t matrix_count,
@@ -255,8 +396,13 @@ mk_status mk_skin_apply(const mk_skin *skin, const float *joint_matrices, size_t
                             "output, or fewer than %u joint matrices",
                             skin ? skin->joint_count : 0);
 #if defined(__SSE2__)
-    apply_sse2(skin, joint_matrices, in_positions, in_normals, in_tangents, out_positions,
-               out_normals, out_tangents);
+    /* cpuid is read once by libgcc; the check itself is a load. */
+    if (mk_skin_have_avx2())
+        mk_skin_apply_avx2(skin, joint_matrices, in_positions, in_normals, in_tangents,
+                           out_positions, out_normals, out_tangents);
+    else
+        mk_skin_apply_sse2(skin, joint_matrices, in_positions, in_normals, in_tangents,
+                           out_positions, out_normals, out_tangents);
 #else
     mk_skin_apply_scalar(skin, joint_matrices, in_positions, in_normals, in_tangents,
                          out_positions, out_normals, out_tangents);
