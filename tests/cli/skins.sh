@@ -48,6 +48,14 @@ has "$err" "--space world is for a .gltf/.glb file with --json"
 expect 2 sample "$D/SimpleSkin/glTF/SimpleSkin.gltf" --time 1 --json --space up
 has "$err" "--space wants local or world"
 
+# HybridBar: morph targets under a skin. Vertex 8 (-0.5, 2, 0): the default
+# weights (0.5, 0.25, 0) widen it by 0.5*0.2 + 0.25*0.4 = 0.2 to (-0.7, 2);
+# at 1 s joint 1 is turned 45 degrees about (0, 1): (-0.7, 1) turns to
+# (-1.7 c, 0.3 c) with c = cos 45, so (-1.2020815, 1.2121320).
+expect 0 sample "$SRC/tests/data/gltf/HybridBar/HybridBar.gltf" --time 1 --json --space world
+near positions 1 24 -1.2020815 1e-5
+near positions 1 25 1.2121320 1e-5
+
 # ---- info ------------------------------------------------------------------
 expect 0 info "$D/RiggedFigure/glTF-Binary/RiggedFigure.glb"
 has "$out" "skins:      1"

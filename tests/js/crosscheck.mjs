@@ -5,7 +5,8 @@
 //     samples the weights) gives the same weights and morphed positions and
 //     normals as `morphkit sample --json`, within 1e-5, for AnimatedMorphCube
 //     (float and quantized), SimpleMorph and MorphPrimitivesTest;
-//  3. skinned models (SimpleSkin, RiggedSimple, RiggedFigure, Fox): three.js's
+//  3. skinned models (SimpleSkin, RiggedSimple, RiggedFigure, Fox, and the
+//     morphed + skinned HybridBar made for morphkit's tests): three.js's
 //     SkinnedMesh.getVertexPosition (morph, then applyBoneTransform) after its
 //     AnimationMixer animated the joints gives the world positions of
 //     `morphkit sample --json --space world`, within 1e-4 of the model's size;
@@ -61,6 +62,7 @@ const files = [
   'RiggedSimple/glTF-Binary/RiggedSimple.glb',
   'RiggedFigure/glTF-Binary/RiggedFigure.glb',
   'Fox/glTF-Binary/Fox.glb',
+  'HybridBar/HybridBar.gltf',
 ];
 for (const rel of files) {
   const file = path.join(data, rel);
@@ -272,6 +274,8 @@ await crossCheckWorld('RiggedSimple/glTF-Binary/RiggedSimple.glb', [0, 0.5, 1.3,
 await crossCheckWorld('RiggedSimple/glTF/RiggedSimple.gltf', [0.9]);
 await crossCheckWorld('RiggedFigure/glTF-Binary/RiggedFigure.glb', [0, 0.3, 0.9, 1.25]);
 await crossCheckWorld('Fox/glTF-Binary/Fox.glb', [0, 1.1, 3.3]);
+// Morph targets (mesh.weights) and a skin on one mesh: morph first, then skin.
+await crossCheckWorld('HybridBar/HybridBar.gltf', [0, 0.5, 1, 1.7]);
 // Not skinned: world = node world matrix times the morphed vertex.
 await crossCheckWorld('BoxAnimated/glTF-Binary/BoxAnimated.glb', [0, 1.2, 3]);
 await crossCheckWorld('AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb', [1.5]);
