@@ -83,4 +83,32 @@ has "$out" "JOINTS_0: joint index 1 is not below the 1 joints of skin 0"
 sed 's/"joints" *: *\[ *1, *2 *\]/"joints":[1,7]/' "$D/SimpleSkin/glTF/SimpleSkin.gltf" > "$TMP/one/n.gltf"
 expect 1 validate "$TMP/one/n.gltf"
 has "$out" "skins[0]: joints[1] is not one of the 3 nodes"
+# Inverse bind matrices that are all zero: not invertible.
+mkdir -p "$TMP/zero"
+cp "$D"/SimpleSkin/glTF/*.gltf "$D"/SimpleSkin/glTF/*.bin "$TMP/zero/"
+head -c 128 /dev/zero > "$TMP/zero/inverseBindMatrices.bin"
+expect 1 validate "$TMP/zero/SimpleSkin.gltf"
+has "$out" "skins[0]: inverse bind matrix 0 (joint node 1) is not invertible"
+# HybridBar with its weights halved (a warning: morphkit normalizes them)
+# and with one weight negative (an error).
+python3 - "$SRC/tests/data/gltf/HybridBar/HybridBar.gltf" "$TMP" <<'PY'
+import base64, json, struct, sys
+doc = json.load(open(sys.argv[1]))
+for name, scale, neg in (("half", 0.5, False), ("neg", 1.0, True)):
+    d = json.loads(json.dumps(doc))
+    buf = bytearray(base64.b64decode(d["buffers"][0]["uri"].split(",")[1]))
+    acc = d["accessors"][d["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"]]
+    off = d["bufferViews"][acc["bufferView"]]["byteOffset"]
+    for i in range(acc["count"] * 4):
+        v = struct.unpack_from("<f", buf, off + 4 * i)[0] * scale
+        struct.pack_into("<f", buf, off + 4 * i, -0.25 if neg and i == 9 else v)
+    d["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64.b64encode(bytes(buf)).decode()
+    json.dump(d, open(sys.argv[2] + "/" + name + ".gltf", "w"))
+PY
+expect 0 validate "$TMP/half.gltf"
+has "$out" "1 warning"
+expect 0 validate --json "$TMP/half.gltf"
+has "$out" "the skin weights of 10 of 10 vertices do not sum to 1"
+expect 1 validate "$TMP/neg.gltf"
+has "$out" "vertex 2 influence 1: weight -0.25 is negative"
 finish
