@@ -10,6 +10,7 @@
  *     mk_skin_joint_matrices(skin, world, scene->node_count, joints, n, &err);
  *     mk_morph_evaluate(set, weights, pos, nrm, tan);       morph.h
  *     mk_skin_apply(skin, joints, n, pos, nrm, tan, pos, nrm, tan, &err);
+ * (the last two as one call: mk_skin_apply_morph).
  * The joint matrix of joint j is world(joint_nodes[j]) * inverse_bind[j];
  * the skinned mesh node's own transform is not used (§3.7.3): skinned
  * positions are already in scene (world) space.
@@ -41,6 +42,7 @@
 
 #include "morphkit/allocator.h"
 #include "morphkit/error.h"
+#include "morphkit/morph.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -113,6 +115,21 @@ MK_API mk_status mk_skin_apply(const mk_skin *skin, const float *joint_matrices,
                                const float *in_normals, const float *in_tangents,
                                float *out_positions, float *out_normals, float *out_tangents,
                                mk_error *err);
+
+/* Morph, then skin, in one call: mk_morph_evaluate(set, weights, ...) into
+ * the outputs, then mk_skin_apply in place, with the same results bit for
+ * bit. Where no target is active (weights all zero, or a set without
+ * targets) the morph is the base itself and the skin reads the base arrays
+ * directly: one pass over the vertex data instead of a copy and a pass;
+ * positions are then the same bit for bit, normals and tangents within
+ * 1e-6 (normalized once instead of twice). weights:
+ * target_count floats, NULL for the set's defaults. MK_ERR_INVALID_ARGUMENT
+ * as mk_skin_apply, plus a NULL set or a set whose vertex count is not the
+ * skin's; an output the set has no base attribute for is left untouched. */
+MK_API mk_status mk_skin_apply_morph(const mk_skin *skin, const mk_morph_set *set,
+                                     const float *weights, const float *joint_matrices,
+                                     size_t matrix_count, float *out_positions,
+                                     float *out_normals, float *out_tangents, mk_error *err);
 
 #ifdef __cplusplus
 }

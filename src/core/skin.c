@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "morphkit/morph.h"
 #include "morphkit/skin.h"
 
 #if defined(__SSE2__)
@@ -383,14 +384,19 @@ void mk_skin_apply_avx2(const mk_skin *skin, const float *jm, const float *ip, c
 #endif
 #endif
 
+/* The checks every skinning call shares. */
+static bool args_ok(const mk_skin *skin, const float *joint_matrices, size_t matrix_count)
+{
+    return skin && skin->prepared && joint_matrices && matrix_count >= skin->joint_count;
+}
+
 mk_status mk_skin_apply(const mk_skin *skin, const float *joint_matrices, size_t matrix_count,
                         const float *in_positions, const float *in_normals,
                         const float *in_tangents, float *out_positions, float *out_normals,
                         float *out_tangents, mk_error *err)
 {
-    if (!skin || !skin->prepared || !joint_matrices || matrix_count < skin->joint_count ||
-        !in_positions || !out_positions || !in_normals != !out_normals ||
-        !in_tangents != !out_tangents)
+    if (!args_ok(skin, joint_matrices, matrix_count) || !in_positions || !out_positions ||
+        !in_normals != !out_normals || !in_tangents != !out_tangents)
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                             "skin apply: unprepared skin, NULL argument, an input without its "
                             "output, or fewer than %u joint matrices",
@@ -408,4 +414,33 @@ mk_status mk_skin_apply(const mk_skin *skin, const float *joint_matrices, size_t
                          out_positions, out_normals, out_tangents);
 #endif
     return MK_OK;
+}
+
+mk_status mk_skin_apply_morph(const mk_skin *skin, const mk_morph_set *set, const float *weights,
+                              const float *joint_matrices, size_t matrix_count,
+                              float *out_positions, float *out_normals, float *out_tangents,
+                              mk_error *err)
+{
+    if (!set || !skin || set->vertex_count != skin->vertex_count)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "skin apply morph: NULL skin or set, or vertex counts differ");
+    const float *nrm_in = out_normals ? set->base_normals : NULL;
+    const float *tan_in = out_tangents ? set->base_tangents : NULL;
+    float *nrm_out = nrm_in ? out_normals : NULL, *tan_out = tan_in ? out_tangents : NULL;
+    const float *w = weights ? weights : set->default_weights;
+    bool active = false;
+    for (uint32_t t = 0; t < set->target_count && !active; t++)
+        active = w[t] != 0.0f;
+    if (!active) /* the morph is the base: skin straight from it */
+        return mk_skin_apply(skin, joint_matrices, matrix_count, set->base_positions, nrm_in,
+                             tan_in, out_positions, nrm_out, tan_out, err);
+    /* Checked before the morph writes anything. */
+    if (!args_ok(skin, joint_matrices, matrix_count) || !out_positions)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "skin apply morph: unprepared skin, NULL argument or fewer than %u "
+                            "joint matrices",
+                            skin->joint_count);
+    mk_morph_evaluate(set, w, out_positions, nrm_out, tan_out);
+    return mk_skin_apply(skin, joint_matrices, matrix_count, out_positions, nrm_out, tan_out,
+                         out_positions, nrm_out, tan_out, err);
 }
