@@ -616,7 +616,9 @@ static void test_gltf_malformed_skins(void)
                         GOOD_NODE8),
                MK_ERR_PARSE, "JOINTS_1 without WEIGHTS_1");
     expect_bad(skin_doc("\"POSITION\":0,\"JOINTS_1\":3,\"WEIGHTS_1\":4", GOOD_SKIN, GOOD_NODE8),
-               MK_ERR_PARSE, "WEIGHTS_0 without JOINTS_0");
+               MK_ERR_PARSE, "JOINTS_0 and WEIGHTS_0 are missing (influence sets are numbered 0..1");
+    expect_bad(skin_doc("\"POSITION\":0,\"WEIGHTS_0\":2", GOOD_SKIN, GOOD_NODE8), MK_ERR_PARSE,
+               "WEIGHTS_0 without JOINTS_0");
     expect_bad(skin_doc("\"POSITION\":0", GOOD_SKIN, GOOD_NODE8), MK_ERR_RANGE,
                "meshes[0].primitives[0]: has no JOINTS_0/WEIGHTS_0");
     /* A third set whose weights are not VEC4. */

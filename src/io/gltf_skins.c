@@ -90,6 +90,11 @@ mk_status mk_gltf_parse_skin_attributes(mk_gltf_ctx *c, const mk_gltf_json_value
             (s = mk_gltf_json_index(c, attrs, wkey, apath, false, c->g->accessor_count,
                                     "accessors", &p->weights[n])) != MK_OK)
             return s;
+        if (p->joints[n] == MK_NONE && p->weights[n] == MK_NONE)
+            return mk_gltf_fail(c, MK_ERR_PARSE, apath,
+                                "%s and %s are missing (influence sets are numbered 0..%u "
+                                "without gaps)",
+                                jkey, wkey, sets - 1);
         if (p->joints[n] == MK_NONE || p->weights[n] == MK_NONE)
             return mk_gltf_fail(c, MK_ERR_PARSE, apath,
                                 "%s without %s (influence sets must come in pairs numbered 0..%u)",
