@@ -263,21 +263,6 @@ void mk_skin_apply_sse2(const mk_skin *skin, const float *jm, const float *ip, c
 #define MK_SKIN_HAVE_AVX2 1
 #define MK_AVX2 __attribute__((target("avx2,fma")))
 
-/* (a in the low lane, b in the high lane). */
-MK_AVX2 static inline __m256 pair(float a, float b)
-{
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_set1_ps(a)), _mm_set1_ps(b), 1);
-}
-
-MK_AVX2 static inline __m128 fold(__m256 t)
-{
-    return _mm_add_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1));
-}
-
-/* AVX2 + FMA: the blended matrix as two registers of two columns each, so
- * an influence is 2 loads and 2 fused multiply-adds; the products then fold
- * the two lanes. FMA rounds once where SSE2 rounds twice: results agree
- * with the reference within the tolerance of skin.h, not bit for bit. */
 /* The blended matrix of vertex v: columns 0-1 in *a, 2-3 in *b. */
 MK_AVX2 static inline void blend_avx2(const mk_skin *skin, const float *jm, size_t v,
                                       uint32_t n, __m256 *a, __m256 *b)
@@ -295,10 +280,15 @@ MK_AVX2 static inline void blend_avx2(const mk_skin *skin, const float *jm, size
     *b = rb;
 }
 
-/* M * (v, h): h = 1 for a point, 0 for a direction. */
+/* M * (v, h): h = 1 for a point, 0 for a direction. The columns are
+ * taken out of the two registers (the low halves for free) and combined
+ * with broadcasts, fewer instructions than combining whole registers. */
 MK_AVX2 static inline __m128 transform_avx2(__m256 a, __m256 b, const float *v, float h)
 {
-    return fold(_mm256_fmadd_ps(b, pair(v[2], h), _mm256_mul_ps(a, pair(v[0], v[1]))));
+    __m128 r = _mm_mul_ps(_mm256_castps256_ps128(a), _mm_set1_ps(v[0]));
+    r = _mm_fmadd_ps(_mm256_extractf128_ps(a, 1), _mm_set1_ps(v[1]), r);
+    r = _mm_fmadd_ps(_mm256_castps256_ps128(b), _mm_set1_ps(v[2]), r);
+    return h != 0.0f ? _mm_add_ps(r, _mm256_extractf128_ps(b, 1)) : r;
 }
 
 /* Normalizes four directions at once (one square root and one division for
@@ -317,8 +307,8 @@ MK_AVX2 static inline void unit4_avx2(__m128 *r)
 }
 
 /* AVX2 + FMA: the blended matrix as two registers of two columns each, so
- * an influence is 2 loads and 2 fused multiply-adds; the products then fold
- * the two lanes; normals are normalized four vertices at a time. FMA rounds
+ * an influence is 2 loads and 2 fused multiply-adds; normals are
+ * normalized four vertices at a time. FMA rounds
  * once where SSE2 rounds twice: results agree with the reference within the
  * tolerance of skin.h, not bit for bit. */
 MK_AVX2 static inline void apply_avx2_n(const mk_skin *skin, const float *jm, const float *ip,
