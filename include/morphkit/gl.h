@@ -57,6 +57,7 @@
 #include "morphkit/error.h"
 #include "morphkit/frame_set.h"
 #include "morphkit/morph.h"
+#include "morphkit/skin.h"
 #include "morphkit/pose.h"
 
 #ifdef __cplusplus
@@ -205,6 +206,41 @@ MK_API mk_status mk_gl_draw_morph(mk_gl_renderer *renderer, mk_gl_morph *morph,
 MK_API mk_status mk_gl_capture_morph(mk_gl_renderer *renderer, mk_gl_morph *morph,
                                      const float *weights, float *out_positions,
                                      float *out_normals, float *out_tangents, mk_error *err);
+
+/* ---- skinned target path (glTF skins on top of morph targets) --------------- */
+
+typedef struct mk_gl_skin mk_gl_skin;
+
+/* Uploads a prepared skin's influences (skin.h): joint indices and weights
+ * in buffer textures, influence_count per vertex, any count; the joint
+ * matrices go to a third buffer texture at each draw, so the joint count
+ * has no fixed limit beyond GL_MAX_TEXTURE_BUFFER_SIZE (MK_ERR_LIMIT).
+ * MK_ERR_INVALID_ARGUMENT for a NULL or unprepared skin. */
+MK_API mk_status mk_gl_skin_create(mk_gl_renderer *renderer, const mk_skin *skin,
+                                   mk_gl_skin **out, mk_error *err);
+MK_API void mk_gl_skin_destroy(mk_gl_skin *skin);
+
+/* Draws a morph set through its skin in the vertex shader: the morph of
+ * mk_gl_draw_morph (weights as there), then linear blend skinning with
+ * joint_matrices (matrix_count >= the skin's joint count, 16 floats each,
+ * as mk_skin_joint_matrices writes them), as mk_morph_evaluate followed by
+ * mk_skin_apply compute it on the CPU. The skinned vertices are in scene
+ * space; params->model is applied after (identity for glTF). Checks as
+ * mk_gl_draw_morph, plus MK_ERR_INVALID_ARGUMENT for a NULL skin or
+ * matrices, too few matrices, a non-finite matrix value, or a skin whose
+ * vertex count is not the morph's. */
+MK_API mk_status mk_gl_draw_morph_skin(mk_gl_renderer *renderer, mk_gl_morph *morph,
+                                       const float *weights, mk_gl_skin *skin,
+                                       const float *joint_matrices, size_t matrix_count,
+                                       const mk_gl_draw_params *params, mk_error *err);
+
+/* Transform-feedback capture of mk_gl_draw_morph_skin: outputs as
+ * mk_gl_capture_morph's. Within 1e-5 of the CPU kernels (tested). */
+MK_API mk_status mk_gl_capture_morph_skin(mk_gl_renderer *renderer, mk_gl_morph *morph,
+                                          const float *weights, mk_gl_skin *skin,
+                                          const float *joint_matrices, size_t matrix_count,
+                                          float *out_positions, float *out_normals,
+                                          float *out_tangents, mk_error *err);
 
 /* ---- crowd path -------------------------------------------------------------- */
 

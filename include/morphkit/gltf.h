@@ -31,11 +31,20 @@
  *     node.weights whose length is not that count (MK_ERR_MISMATCH);
  *   - node hierarchies where a node has two parents or that form a cycle,
  *     sparse indices that do not strictly increase (MK_ERR_PARSE);
- *   - primitive index values not below the vertex count (MK_ERR_RANGE).
+ *   - primitive index values not below the vertex count (MK_ERR_RANGE);
+ *   - skins (§3.7.3): a joint or skeleton that is not a node, an
+ *     inverseBindMatrices accessor that is not one, not MAT4 FLOAT or has
+ *     fewer elements than joints (MK_ERR_RANGE / MK_ERR_PARSE); node.skin
+ *     that is not a skin or on a node without a mesh; JOINTS_n that is not
+ *     VEC4 UNSIGNED_BYTE/SHORT, WEIGHTS_n that is not VEC4 FLOAT or
+ *     normalized UNSIGNED_BYTE/SHORT, one of a pair without the other or
+ *     set numbers with a gap (MK_ERR_PARSE); a skinned mesh's primitive
+ *     without JOINTS_0, or a JOINTS value not below the joint count of a
+ *     skin used with that mesh (MK_ERR_RANGE).
  * Primitive modes other than TRIANGLES are loaded and recorded (`mode`):
  * morph evaluation is per vertex and works for any mode; code that needs
- * triangles checks `mode` itself. Images, materials, cameras and skins are
- * not read (their bufferViews are still checked).
+ * triangles checks `mode` itself. Images, materials and cameras are not
+ * read (their bufferViews are still checked).
  *
  * Memory: the file is read once into one block. GLB binary chunks are used
  * in place, external .bin files are read once each, data: URIs are decoded
@@ -57,6 +66,7 @@
 #include "morphkit/file.h"
 #include "morphkit/morph.h"
 #include "morphkit/scene.h"
+#include "morphkit/skin.h"
 #include "morphkit/track.h"
 
 #ifdef __cplusplus
@@ -166,6 +176,9 @@ typedef struct mk_gltf_primitive {
     mk_gltf_mode mode;
     uint32_t target_count;
     mk_gltf_target *targets;
+    uint32_t joint_set_count; /* sets of 4 influences: JOINTS_n / WEIGHTS_n, n < count */
+    uint32_t *joints; /* joint_set_count accessors (JOINTS_n), or NULL */
+    uint32_t *weights; /* joint_set_count accessors (WEIGHTS_n), or NULL */
 } mk_gltf_primitive;
 
 typedef struct mk_gltf_mesh {
@@ -191,7 +204,19 @@ typedef struct mk_gltf_node {
     float scale[3]; /* (1 1 1) when absent */
     uint32_t weight_count;
     float *weights; /* node.weights (== its mesh's target_count), or NULL */
+    uint32_t skin; /* or NONE; a skinned node has a mesh (checked) */
 } mk_gltf_node;
+
+/* skins[i] (§3.7.3). Joint j's matrix is world(joints[j]) times inverse
+ * bind matrix j; the skinned node's own transform is not used. */
+typedef struct mk_gltf_skin {
+    char *name;
+    uint32_t joint_count; /* >= 1 */
+    uint32_t *joints; /* node indices */
+    uint32_t inverse_bind_matrices; /* accessor (MAT4 FLOAT, >= joint_count
+                                       elements), or NONE: identities */
+    uint32_t skeleton; /* node or NONE (informative only) */
+} mk_gltf_skin;
 
 typedef struct mk_gltf_scene {
     char *name;
@@ -230,6 +255,8 @@ typedef struct mk_gltf {
     mk_gltf_node *nodes;
     mk_gltf_scene *scenes;
     mk_gltf_animation *animations;
+    uint32_t skin_count;
+    mk_gltf_skin *skins;
     uint32_t scene; /* default scene or NONE */
     bool is_glb;
     bool uses_quantization; /* KHR_mesh_quantization in extensionsUsed */
@@ -309,6 +336,18 @@ MK_API mk_status mk_gltf_build_morph_set(const mk_gltf *gltf, uint32_t mesh, uin
 MK_API mk_status mk_gltf_build_track_clip(const mk_gltf *gltf, uint32_t animation,
                                           const mk_allocator *allocator, mk_track_clip **out,
                                           mk_error *err);
+
+/* Builds the runtime skin (skin.h) of skins[skin] applied to
+ * meshes[mesh].primitives[primitive]: every JOINTS_n / WEIGHTS_n set decoded
+ * once into influence_count = 4 * sets influences per vertex (weights
+ * dequantized, then normalized by mk_skin_prepare), the inverse bind
+ * matrices (identities without the accessor), joint_nodes = skin.joints
+ * (node indices, as in mk_gltf_build_scene). MK_ERR_NOT_FOUND for a
+ * primitive without influences; mk_skin_prepare's errors (negative or
+ * non-finite weights, NaN matrices) name the skin and primitive. */
+MK_API mk_status mk_gltf_build_skin(const mk_gltf *gltf, uint32_t skin, uint32_t mesh,
+                                    uint32_t primitive, const mk_allocator *allocator,
+                                    mk_skin **out, mk_error *err);
 
 /* Builds the scene graph of every node (scene.h): node i of the file is
  * node i of the scene, with its parent, and its matrix or translation,

@@ -13,6 +13,7 @@
 #include "morphkit/morph.h"
 #include "morphkit/track.h"
 #include "morphkit/scene.h"
+#include "morphkit/skin.h"
 #include "morphkit/clip.h"
 #include "morphkit/player.h"
 #include "morphkit/file.h"

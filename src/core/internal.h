@@ -121,4 +121,25 @@ void mk_blend_positions_avx(float *out, const float *a, const float *b, float w,
 void mk_blend_normals_avx(float *out, const float *a, const float *b, float w, size_t count);
 #endif
 
+/* The plain C skinning kernel (skin.c), for tests comparing the SIMD one
+ * with it; arguments as mk_skin_apply's, already checked. */
+struct mk_skin;
+void mk_skin_apply_scalar(const struct mk_skin *skin, const float *joint_matrices,
+                          const float *in_positions, const float *in_normals,
+                          const float *in_tangents, float *out_positions, float *out_normals,
+                          float *out_tangents);
+#if defined(__SSE2__)
+/* The SIMD variants (same arguments); mk_skin_apply picks AVX2 + FMA when
+ * mk_skin_have_avx2() says the CPU has them, else SSE2. */
+void mk_skin_apply_sse2(const struct mk_skin *skin, const float *joint_matrices,
+                        const float *in_positions, const float *in_normals,
+                        const float *in_tangents, float *out_positions, float *out_normals,
+                        float *out_tangents);
+void mk_skin_apply_avx2(const struct mk_skin *skin, const float *joint_matrices,
+                        const float *in_positions, const float *in_normals,
+                        const float *in_tangents, float *out_positions, float *out_normals,
+                        float *out_tangents);
+bool mk_skin_have_avx2(void);
+#endif
+
 #endif

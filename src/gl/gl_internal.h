@@ -13,6 +13,7 @@ typedef enum mk_gl_program_id {
     MK_GL_PROGRAM_SMOOTH,       /* four streams, four weights */
     MK_GL_PROGRAM_MORPH,        /* glTF targets from a buffer texture */
     MK_GL_PROGRAM_CROWD,        /* instanced, frames from a buffer texture */
+    MK_GL_PROGRAM_MORPH_SKIN,   /* glTF targets, then the skin (gl_skin.c) */
     MK_GL_PROGRAM_COUNT
 } mk_gl_program_id;
 
@@ -24,6 +25,7 @@ typedef struct mk_gl_program {
     GLint weights;                         /* pair: vec2, smooth: vec4 */
     GLint deltas, active, active_count;    /* morph */
     GLint frames, vertex_count, normal_base; /* crowd */
+    GLint joints, influence_joints, influence_weights, influence_count; /* morph_skin */
 } mk_gl_program;
 
 struct mk_gl_renderer {
@@ -67,6 +69,13 @@ struct mk_gl_morph {
     GLuint vao, base_buffer, index_buffer, delta_buffer, delta_texture;
 };
 
+struct mk_gl_skin {
+    mk_gl_renderer *renderer;
+    uint32_t vertex_count, joint_count, influence_count;
+    GLuint influence_buffer[2], influence_texture[2]; /* joints (R32I), weights (R32F) */
+    GLuint joint_buffer, joint_texture; /* joint matrices (RGBA32F), re-sent per draw */
+};
+
 struct mk_gl_target {
     mk_allocator allocator;
     uint32_t width, height, samples;
@@ -102,6 +111,17 @@ bool mk_gl_buffer_reserve(GLenum target, GLuint buffer, size_t *capacity, size_t
 mk_status mk_gl_capture_run(mk_gl_renderer *renderer, GLuint program, uint32_t count,
                             uint32_t instances, uint32_t floats_per_vertex, float *out,
                             mk_error *err);
+
+/* Target path internals (gl_morph.c), shared with the skinned path:
+ * uploads the active-target list for weights (NULL: defaults), uses
+ * `program` with the deltas on texture unit 0 and the list on unit 1, and
+ * binds the morph's VAO; unbind undoes it. */
+mk_status mk_gl_morph_bind(mk_gl_renderer *renderer, mk_gl_morph *morph, const float *weights,
+                           mk_gl_program_id program, mk_error *err);
+void mk_gl_morph_unbind(void);
+/* The one check of a morph draw or capture (gl_morph.c). */
+mk_status mk_gl_morph_check(const mk_gl_renderer *renderer, const mk_gl_morph *morph,
+                            const float *weights, mk_error *err);
 
 /* MK_ERR_INVALID_ARGUMENT naming `what` when p is NULL. */
 #define MK_GL_REQUIRE(p, what, err)                                                         \

@@ -146,8 +146,8 @@ void mk_gl_morph_destroy(mk_gl_morph *m)
 }
 
 /* The one check of a morph draw or capture, before any GL call. */
-static mk_status check_morph(const mk_gl_renderer *r, const mk_gl_morph *m, const float *weights,
-                             mk_error *err)
+mk_status mk_gl_morph_check(const mk_gl_renderer *r, const mk_gl_morph *m, const float *weights,
+                            mk_error *err)
 {
     MK_GL_REQUIRE(r, "renderer", err);
     MK_GL_REQUIRE(m, "morph", err);
@@ -162,8 +162,8 @@ static mk_status check_morph(const mk_gl_renderer *r, const mk_gl_morph *m, cons
 /* Uploads the active (non-zero weight) targets as RGBA32I texels
  * (position, normal, tangent offsets, weight bits) and binds the program
  * with its textures. */
-static mk_status bind_morph(mk_gl_renderer *r, mk_gl_morph *m, const float *weights,
-                            mk_error *err)
+mk_status mk_gl_morph_bind(mk_gl_renderer *r, mk_gl_morph *m, const float *weights,
+                           mk_gl_program_id program, mk_error *err)
 {
     if (!weights)
         weights = m->default_weights;
@@ -194,7 +194,7 @@ static mk_status bind_morph(mk_gl_renderer *r, mk_gl_morph *m, const float *weig
     /* Orphaning keeps an earlier draw's list intact while it still runs. */
     glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)bytes, r->active_scratch, GL_STREAM_DRAW);
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
-    const mk_gl_program *p = &r->programs[MK_GL_PROGRAM_MORPH];
+    const mk_gl_program *p = &r->programs[program];
     glUseProgram(p->id);
     glUniform1i(p->active_count, (GLint)active);
     glActiveTexture(GL_TEXTURE0);
@@ -207,7 +207,7 @@ static mk_status bind_morph(mk_gl_renderer *r, mk_gl_morph *m, const float *weig
     return MK_OK;
 }
 
-static void unbind_morph(void)
+void mk_gl_morph_unbind(void)
 {
     glBindVertexArray(0);
     glActiveTexture(GL_TEXTURE1);
@@ -219,10 +219,10 @@ static void unbind_morph(void)
 mk_status mk_gl_draw_morph(mk_gl_renderer *r, mk_gl_morph *m, const float *weights,
                            const mk_gl_draw_params *params, mk_error *err)
 {
-    mk_status s = check_morph(r, m, weights, err);
+    mk_status s = mk_gl_morph_check(r, m, weights, err);
     if (s != MK_OK)
         return s;
-    s = bind_morph(r, m, weights, err);
+    s = mk_gl_morph_bind(r, m, weights, MK_GL_PROGRAM_MORPH, err);
     if (s != MK_OK)
         return s;
     mk_gl_apply_params(&r->programs[MK_GL_PROGRAM_MORPH], params, !m->has_normals);
@@ -231,7 +231,7 @@ mk_status mk_gl_draw_morph(mk_gl_renderer *r, mk_gl_morph *m, const float *weigh
         glDrawElements(GL_TRIANGLES, (GLsizei)m->index_count, GL_UNSIGNED_INT, NULL);
     else
         glDrawArrays(GL_TRIANGLES, 0, (GLsizei)(m->vertex_count / 3 * 3));
-    unbind_morph();
+    mk_gl_morph_unbind();
     return MK_OK;
 }
 
@@ -239,7 +239,7 @@ mk_status mk_gl_capture_morph(mk_gl_renderer *r, mk_gl_morph *m, const float *we
                               float *out_positions, float *out_normals, float *out_tangents,
                               mk_error *err)
 {
-    mk_status check = check_morph(r, m, weights, err);
+    mk_status check = mk_gl_morph_check(r, m, weights, err);
     if (check != MK_OK)
         return check;
     MK_GL_REQUIRE(out_positions, "out_positions", err);
@@ -247,11 +247,11 @@ mk_status mk_gl_capture_morph(mk_gl_renderer *r, mk_gl_morph *m, const float *we
     float *tmp = mk_alloc(&r->allocator, n * sizeof(float));
     if (!tmp)
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-    mk_status s = bind_morph(r, m, weights, err);
+    mk_status s = mk_gl_morph_bind(r, m, weights, MK_GL_PROGRAM_MORPH, err);
     if (s == MK_OK)
         s = mk_gl_capture_run(r, r->programs[MK_GL_PROGRAM_MORPH].id, m->vertex_count, 1, 10,
                               tmp, err);
-    unbind_morph();
+    mk_gl_morph_unbind();
     if (s == MK_OK) {
         for (size_t v = 0; v < m->vertex_count; v++) {
             memcpy(out_positions + 3 * v, tmp + 10 * v, 3 * sizeof(float));

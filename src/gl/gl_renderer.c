@@ -23,6 +23,8 @@ static const program_source sources[MK_GL_PROGRAM_COUNT] = {
     [MK_GL_PROGRAM_SMOOTH] = {"smooth.vert", mk_gl_shader_smooth_vert, varyings_frames},
     [MK_GL_PROGRAM_MORPH] = {"morph.vert", mk_gl_shader_morph_vert, varyings_morph},
     [MK_GL_PROGRAM_CROWD] = {"crowd.vert", mk_gl_shader_crowd_vert, varyings_frames},
+    [MK_GL_PROGRAM_MORPH_SKIN] = {"morph_skin.vert", mk_gl_shader_morph_skin_vert,
+                                  varyings_morph},
 };
 
 /* Compiles one stage; on failure the message carries the shader's name and
@@ -93,6 +95,10 @@ static mk_status link_program(const program_source *src, GLuint fragment, mk_gl_
     p->frames = glGetUniformLocation(id, "u_frames");
     p->vertex_count = glGetUniformLocation(id, "u_vertex_count");
     p->normal_base = glGetUniformLocation(id, "u_normal_base");
+    p->joints = glGetUniformLocation(id, "u_joints");
+    p->influence_joints = glGetUniformLocation(id, "u_influence_joints");
+    p->influence_weights = glGetUniformLocation(id, "u_influence_weights");
+    p->influence_count = glGetUniformLocation(id, "u_influence_count");
     /* Texture units are fixed per program: 0 the data, 1 the active list. */
     glUseProgram(id);
     if (p->deltas >= 0)
@@ -101,6 +107,13 @@ static mk_status link_program(const program_source *src, GLuint fragment, mk_gl_
         glUniform1i(p->frames, 0);
     if (p->active >= 0)
         glUniform1i(p->active, 1);
+    /* morph_skin: 2 joint matrices, 3 influence joints, 4 influence weights. */
+    if (p->joints >= 0)
+        glUniform1i(p->joints, 2);
+    if (p->influence_joints >= 0)
+        glUniform1i(p->influence_joints, 3);
+    if (p->influence_weights >= 0)
+        glUniform1i(p->influence_weights, 4);
     glUseProgram(0);
     return MK_OK;
 }

@@ -204,6 +204,12 @@ mk_status mk_gltf_parse_meshes(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 mk_status mk_gltf_parse_nodes(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 mk_status mk_gltf_parse_scenes(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 mk_status mk_gltf_parse_animations(mk_gltf_ctx *c, const mk_gltf_json_value *root);
+/* Skins (gltf_skins.c): after nodes; also checks every node.skin. */
+mk_status mk_gltf_parse_skins(mk_gltf_ctx *c, const mk_gltf_json_value *root);
+/* A primitive's JOINTS_n / WEIGHTS_n pairs (gltf_skins.c). */
+mk_status mk_gltf_parse_skin_attributes(mk_gltf_ctx *c, const mk_gltf_json_value *attrs,
+                                        const mk_gltf_path *apath, mk_gltf_primitive *p,
+                                        uint32_t vertex_count);
 
 /* Where a (checked) accessor's first element starts in its buffer, or NULL
  * when it has no bufferView. */

@@ -135,6 +135,8 @@ mk_status mk_gltf_parse_document(mk_gltf_ctx *c, const char *json, size_t size)
     if (s == MK_OK)
         s = mk_gltf_parse_nodes(c, root);
     if (s == MK_OK)
+        s = mk_gltf_parse_skins(c, root);
+    if (s == MK_OK)
         s = mk_gltf_parse_scenes(c, root);
     if (s == MK_OK)
         s = mk_gltf_json_index(c, root, "scene", NULL, false, c->g->scene_count, "scenes",

@@ -134,6 +134,8 @@ static mk_status parse_primitive(mk_gltf_ctx *c, const mk_gltf_json_value *item,
         return s;
     if (p->indices != MK_NONE && (s = check_indices(c, path, p->indices, vc)) != MK_OK)
         return s;
+    if ((s = mk_gltf_parse_skin_attributes(c, attrs, apath, p, vc)) != MK_OK)
+        return s;
 
     const mk_gltf_json_value *targets, *t;
     if ((s = mk_gltf_json_array(c, item, "targets", path, &targets, &p->target_count)) != MK_OK)

@@ -49,7 +49,9 @@ static mk_status parse_node(mk_gltf_ctx *c, const mk_gltf_json_value *item,
             MK_OK ||
         (s = mk_gltf_json_floats(c, item, "translation", path, n->translation, 3, NULL)) != MK_OK ||
         (s = mk_gltf_json_floats(c, item, "rotation", path, n->rotation, 4, NULL)) != MK_OK ||
-        (s = mk_gltf_json_floats(c, item, "scale", path, n->scale, 3, NULL)) != MK_OK)
+        (s = mk_gltf_json_floats(c, item, "scale", path, n->scale, 3, NULL)) != MK_OK ||
+        /* checked against the skins in mk_gltf_parse_skins, read after nodes */
+        (s = mk_gltf_json_uint(c, item, "skin", path, false, MK_NONE, &n->skin)) != MK_OK)
         return s;
     const mk_gltf_json_value *w = mk_gltf_json_get(c->json, item, "weights");
     has_weights = w != NULL;

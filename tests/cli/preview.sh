@@ -55,6 +55,50 @@ expect 0 preview "$B" --out "$TMP/box0.png" --time 0 --size 64x64
 expect 0 preview "$B" --out "$TMP/box1.png" --time 1.5 --size 64x64
 cmp -s "$TMP/box0.png" "$TMP/box1.png" && { echo "FAIL: BoxAnimated does not move"; fails=$((fails + 1)); }
 
+# Skinned glTF (morph then skin in the vertex shader): RiggedSimple
+# bends at 1.1 s, so pictures at two times differ; the Fox (no indices, no
+# normals) covers a good part of the picture above the label. python3 (zlib)
+# decodes the PNG: `covered` prints how many pixels of the top 3/4 (above the
+# label) differ from the corner (background) and a digest of that region.
+covered() {
+    python3 - "$1" <<'PY'
+import struct, sys, zlib
+d = open(sys.argv[1], 'rb').read()
+w, h, depth, ctype = struct.unpack('>IIBB', d[16:26])
+assert depth == 8 and ctype in (2, 6)
+bpp = 3 if ctype == 2 else 4
+raw, i = b'', 8
+while i < len(d):
+    n, t = struct.unpack('>I4s', d[i:i + 8])
+    if t == b'IDAT':
+        raw += d[i + 8:i + 8 + n]
+    i += 12 + n
+raw = zlib.decompress(raw)
+stride, rows, prev = w * bpp, [], bytearray(w * bpp)
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        p = a + b - c
+        pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else (b if abs(p - b) <= abs(p - c) else c)
+        line[x] = (line[x] + (0, a, b, (a + b) // 2, pr)[f]) & 255
+    rows.append(line)
+    prev = line
+bg, top = bytes(rows[0][:3]), rows[:h * 3 // 4]
+print(sum(bytes(r[x * bpp:x * bpp + 3]) != bg for r in top for x in range(w)),
+      zlib.crc32(b''.join(bytes(r) for r in top)))
+PY
+}
+R=$SRC/tests/data/gltf/RiggedSimple/glTF-Binary/RiggedSimple.glb
+expect 0 preview "$R" --out "$TMP/rig0.png" --time 0 --size 64x64
+expect 0 preview "$R" --out "$TMP/rig1.png" --time 1.1 --size 64x64
+a=$(covered "$TMP/rig0.png"); b=$(covered "$TMP/rig1.png")
+[ -n "$a" ] && [ "${a#* }" != "${b#* }" ] || { echo "FAIL: RiggedSimple does not bend ($a / $b)"; fails=$((fails + 1)); }
+expect 0 preview "$SRC/tests/data/gltf/Fox/glTF-Binary/Fox.glb" --out "$TMP/fox.png" --time 1 --size 64x64
+n=$(covered "$TMP/fox.png"); n=${n%% *}
+[ "${n:-0}" -gt 300 ] || { echo "FAIL: the fox covers $n pixels of 64x48"; fails=$((fails + 1)); }
+
 # --beside: the same times twice, linear on the left and smooth on the right,
 # so the picture is twice as wide; at a mid-blend time the halves differ
 expect 0 preview "$SRC/assets/demo/wing" --anim Flap --interpolation linear --beside smooth \

@@ -1,5 +1,6 @@
 /* Fuzz target: the glTF/GLB reader (no external files), then building and
- * evaluating every primitive's morph set and sampling every animation. */
+ * evaluating every primitive's morph set, sampling every animation, and
+ * skinning every skinned primitive at the rest pose of the scene. */
 #include <stdlib.h>
 
 #include "fuzz.h"
@@ -46,6 +47,44 @@ static void exercise_animations(const mk_gltf *g)
     }
 }
 
+static void exercise_skins(const mk_gltf *g)
+{
+    mk_error err;
+    mk_scene *scene = NULL;
+    mk_scene_pose *pose = NULL;
+    float *world = NULL;
+    if (mk_gltf_build_scene(g, NULL, &scene, &err) != MK_OK ||
+        mk_scene_pose_create(scene, NULL, &pose, &err) != MK_OK ||
+        !(world = malloc(((size_t)g->node_count + 1) * 16 * sizeof(float))) ||
+        mk_scene_pose_world(scene, pose, world, g->node_count, &err) != MK_OK)
+        goto done;
+    for (uint32_t n = 0; n < g->node_count; n++) {
+        const mk_gltf_node *node = &g->nodes[n];
+        if (node->skin == MK_NONE)
+            continue;
+        for (uint32_t p = 0; p < g->meshes[node->mesh].primitive_count; p++) {
+            mk_skin *skin;
+            if (mk_gltf_build_skin(g, node->skin, node->mesh, p, NULL, &skin, &err) != MK_OK)
+                continue;
+            size_t vc = skin->vertex_count;
+            float *jm = malloc((size_t)skin->joint_count * 16 * sizeof(float));
+            float *v = calloc(vc * 6, sizeof(float));
+            if (jm && v &&
+                mk_skin_joint_matrices(skin, world, g->node_count, jm, skin->joint_count, &err) ==
+                    MK_OK)
+                mk_skin_apply(skin, jm, skin->joint_count, v, v + 3 * vc, NULL, v, v + 3 * vc,
+                              NULL, skin->vertex_count, &err);
+            free(jm);
+            free(v);
+            mk_skin_destroy(skin);
+        }
+    }
+done:
+    free(world);
+    mk_scene_pose_destroy(pose);
+    mk_scene_destroy(scene);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     mk_gltf_options opt = {0};
@@ -57,6 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     exercise_morphs(g);
     exercise_animations(g);
+    exercise_skins(g);
     mk_gltf_destroy(g);
     return 0;
 }

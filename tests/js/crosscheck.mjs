@@ -4,7 +4,13 @@
 //  2. three.js (its GLTFLoader decodes the accessors, its AnimationMixer
 //     samples the weights) gives the same weights and morphed positions and
 //     normals as `morphkit sample --json`, within 1e-5, for AnimatedMorphCube
-//     (float and quantized), SimpleMorph and MorphPrimitivesTest.
+//     (float and quantized), SimpleMorph and MorphPrimitivesTest;
+//  3. skinned models (SimpleSkin, RiggedSimple, RiggedFigure, Fox, and the
+//     morphed + skinned HybridBar made for morphkit's tests): three.js's
+//     SkinnedMesh.getVertexPosition (morph, then applyBoneTransform) after its
+//     AnimationMixer animated the joints gives the world positions of
+//     `morphkit sample --json --space world`, within 1e-4 of the model's size;
+//     normals against the joints' blended matrices read from three's skeleton.
 // Usage: node crosscheck.mjs TOOL SRC. Exit 77 (CTest skip) when the npm
 // packages are not installed; see scripts/js-deps.sh.
 import { execFileSync } from 'node:child_process';
@@ -54,6 +60,11 @@ const files = [
   'SimpleSparseAccessor/glTF/SimpleSparseAccessor.gltf',
   'InterpolationTest/glTF-Binary/InterpolationTest.glb',
   'BoxAnimated/glTF-Binary/BoxAnimated.glb',
+  'SimpleSkin/glTF/SimpleSkin.gltf',
+  'RiggedSimple/glTF-Binary/RiggedSimple.glb',
+  'RiggedFigure/glTF-Binary/RiggedFigure.glb',
+  'Fox/glTF-Binary/Fox.glb',
+  'HybridBar/HybridBar.gltf',
 ];
 for (const rel of files) {
   const file = path.join(data, rel);
@@ -90,8 +101,8 @@ function loadThree(file) {
   return new Promise((resolve, reject) => loader.parse(input, '', resolve, reject));
 }
 
-function sampleMorphkit(file, times) {
-  const args = ['sample', file, '--json'];
+function sampleMorphkit(file, times, extra = []) {
+  const args = ['sample', file, '--json', ...extra];
   for (const t of times) args.push('--time', String(t));
   return JSON.parse(execFileSync(tool, args, { encoding: 'utf8', maxBuffer: 1 << 28 }));
 }
@@ -288,6 +299,104 @@ if (fs.existsSync(gltfpack)) {
   }
 }
 fs.rmSync(tmp, { recursive: true, force: true });
+// ---- 4. skinned models in world space ----------------------------------------
+// The skin's blended matrix sum_k w_k * bone.matrixWorld * boneInverse_k
+// of vertex v (three's skinIndex/skinWeight hold JOINTS_0/WEIGHTS_0,
+// normalized by its loader).
+function skinMatrix(mesh, v) {
+  const si = mesh.geometry.attributes.skinIndex, sw = mesh.geometry.attributes.skinWeight;
+  const sum = new THREE.Matrix4().set(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  const bone = new THREE.Matrix4();
+  for (let k = 0; k < 4; k++) {
+    const w = sw.getComponent(v, k);
+    if (w === 0) continue;
+    const j = si.getComponent(v, k);
+    bone.multiplyMatrices(mesh.skeleton.bones[j].matrixWorld, mesh.skeleton.boneInverses[j]);
+    for (let e = 0; e < 16; e++) sum.elements[e] += w * bone.elements[e];
+  }
+  return sum;
+}
+
+async function crossCheckWorld(rel, times) {
+  const file = path.join(data, rel);
+  const gltf = await loadThree(file);
+  const mk = sampleMorphkit(file, times, ['--space', 'world']);
+  // In glTF node then primitive order, as morphkit lists them (the loader's
+  // associations name each object's node; a multi-primitive mesh is a Group
+  // of one Mesh per primitive).
+  const assoc = (o) => gltf.parser.associations.get(o) || {};
+  const key = (o) => [assoc(o).nodes ?? assoc(o.parent).nodes, assoc(o).primitives ?? 0];
+  const meshes = [];
+  gltf.scene.traverse((o) => { if (o.isMesh && o.geometry.attributes.position) meshes.push(o); });
+  meshes.sort((a, b) => key(a)[0] - key(b)[0] || key(a)[1] - key(b)[1]);
+  const mixer = new THREE.AnimationMixer(gltf.scene);
+  if (gltf.animations[0]) {
+    const action = mixer.clipAction(gltf.animations[0]);
+    action.setLoop(THREE.LoopOnce, 1);
+    action.clampWhenFinished = true;
+    action.play();
+  }
+  times.forEach((t, k) => {
+    mixer.setTime(t);
+    gltf.scene.updateMatrixWorld(true);
+    const entries = mk.samples[k].meshes;
+    if (entries.length !== meshes.length) {
+      fail(`${rel}: morphkit lists ${entries.length} primitives, three.js ${meshes.length}`);
+      return;
+    }
+    entries.forEach((e, i) => {
+      const m = meshes[i], at = `${rel} t=${t} node ${e.node} primitive ${e.primitive}`;
+      checks++;
+      if ((e.skin !== null) !== (m.isSkinnedMesh === true)) {
+        fail(`${at}: morphkit skin ${e.skin}, three.js isSkinnedMesh ${m.isSkinnedMesh}`);
+        return;
+      }
+      const n = m.geometry.attributes.position.count, pos = [], nrm = [];
+      const normals = m.geometry.attributes.normal ? morph(m.geometry, 'normal', m.morphTargetInfluences || []) : null;
+      const v = new THREE.Vector3(), nm = new THREE.Matrix3();
+      const box = new THREE.Box3();
+      for (let i = 0; i < n; i++) {
+        // Morph, then (SkinnedMesh) applyBoneTransform, which answers in the
+        // mesh's local space (its bindMatrixInverse is the inverse of the
+        // mesh's world matrix): the world matrix brings both to scene space.
+        m.getVertexPosition(i, v).applyMatrix4(m.matrixWorld);
+        box.expandByPoint(v);
+        pos.push(v.x, v.y, v.z);
+        if (normals) {
+          if (m.isSkinnedMesh) nm.setFromMatrix4(skinMatrix(m, i)); // the linear part
+          else nm.getNormalMatrix(m.matrixWorld);
+          v.fromArray(normals, 3 * i).applyMatrix3(nm).normalize();
+          nrm.push(v.x, v.y, v.z);
+        }
+      }
+      const size = box.getSize(new THREE.Vector3()).length();
+      compareAbs(`${at} world positions`, e.positions, pos, 1e-4 * size);
+      if (normals && e.normals) compareAbs(`${at} world normals`, e.normals, nrm, 1e-4);
+    });
+  });
+}
+
+function compareAbs(what, got, want, tol) {
+  checks++;
+  if (got.length !== want.length) {
+    fail(`${what}: morphkit has ${got.length} values, three.js ${want.length}`);
+    return;
+  }
+  let worst = 0;
+  for (let i = 0; i < got.length; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]));
+  if (!(worst <= tol)) fail(`${what}: largest difference ${worst} > ${tol}`);
+}
+
+await crossCheckWorld('SimpleSkin/glTF/SimpleSkin.gltf', [0, 0.7, 2.5, 5.5, 6]);
+await crossCheckWorld('RiggedSimple/glTF-Binary/RiggedSimple.glb', [0, 0.5, 1.3, 2.5]);
+await crossCheckWorld('RiggedSimple/glTF/RiggedSimple.gltf', [0.9]);
+await crossCheckWorld('RiggedFigure/glTF-Binary/RiggedFigure.glb', [0, 0.3, 0.9, 1.25]);
+await crossCheckWorld('Fox/glTF-Binary/Fox.glb', [0, 1.1, 3.3]);
+// Morph targets (mesh.weights) and a skin on one mesh: morph first, then skin.
+await crossCheckWorld('HybridBar/HybridBar.gltf', [0, 0.5, 1, 1.7]);
+// Not skinned: world = node world matrix times the morphed vertex.
+await crossCheckWorld('BoxAnimated/glTF-Binary/BoxAnimated.glb', [0, 1.2, 3]);
+await crossCheckWorld('AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb', [1.5]);
 
 console.log(`${checks - failures} passed, ${failures} failed`);
 process.exit(failures ? 1 : 0);

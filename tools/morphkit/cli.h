@@ -39,6 +39,7 @@ typedef struct mk_sample_args {
     const char *path;
     const char *anim;                       /* NULL: the default */
     bool json;
+    bool world;                             /* --space world (glTF only) */
     uint32_t time_count;
     int64_t times_us[MK_SAMPLE_MAX];
     const char *time_text[MK_SAMPLE_MAX];   /* as typed, echoed in the output */

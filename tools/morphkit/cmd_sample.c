@@ -1,4 +1,5 @@
 /* morphkit sample PATH --time T... [--anim NAME] [--then NAME@T]... [--json]
+ *                 [--space local|world]
  * (PATH: a unit folder, or a .gltf/.glb file: see sample_gltf.c)
  * The state and the pose at exact times, as docs/json.md
  * specifies. Each sample replays from time 0 (play --anim, then the
@@ -14,7 +15,7 @@ static void help(FILE *out)
 {
     fprintf(out,
             "usage: morphkit sample PATH --time T [--time T2 ...] [--anim NAME]\n"
-            "                       [--then NAME@T]... [--json]\n\n"
+            "                       [--then NAME@T]... [--json] [--space local|world]\n\n"
             "Prints the animation state and the pose of a unit folder, or the morph\n"
             "weights and morphed vertices of a .gltf/.glb file, at the given times\n"
             "(seconds, rounded to the nearest microsecond). For a unit, a time on a\n"
@@ -32,7 +33,10 @@ static void help(FILE *out)
             "                 normals (first frame's `vn` order); for glTF one entry per\n"
             "                 (node with a mesh, primitive) with node/mesh/primitive\n"
             "                 indices, the weights in effect and local-space morphed\n"
-            "                 positions, normals and tangents in accessor order\n\n"
+            "                 positions, normals and tangents in accessor order\n"
+            "  --space S      glTF with --json: local (default: morph only) or world\n"
+            "                 (morph, then the skin, or else the node's world transform,\n"
+            "                 with the whole node hierarchy animated)\n\n"
             "exit codes: 0 success, 1 invalid input, 2 usage error\n");
 }
 
@@ -59,6 +63,13 @@ int mk_cmd_sample(int argc, char **argv)
             return MK_EXIT_OK;
         } else if (strcmp(arg, "--json") == 0) {
             a.json = true;
+        } else if (strcmp(arg, "--space") == 0 && has_value) {
+            const char *sp = argv[++i];
+            if (strcmp(sp, "world") != 0 && strcmp(sp, "local") != 0) {
+                mk_cli_fail("sample: --space wants local or world, not '%s'", sp);
+                return MK_EXIT_USAGE;
+            }
+            a.world = strcmp(sp, "world") == 0;
         } else if (strcmp(arg, "--time") == 0 && has_value) {
             if (a.time_count == MK_SAMPLE_MAX || !parse_seconds(argv[++i], &a.times_us[a.time_count])) {
                 mk_cli_fail("sample: --time wants seconds >= 0 (at most %d times), not '%s'",
@@ -93,6 +104,11 @@ int mk_cmd_sample(int argc, char **argv)
             mk_cli_fail("sample: PATH is missing (see morphkit sample --help)");
         else
             mk_cli_fail("sample: at least one --time is needed (see morphkit sample --help)");
+        return MK_EXIT_USAGE;
+    }
+    if (a.world && (!a.json || !mk_cli_is_gltf_file(a.path))) {
+        mk_cli_fail("sample: --space world is for a .gltf/.glb file with --json (positions are "
+                    "only in the JSON)");
         return MK_EXIT_USAGE;
     }
     if (mk_cli_is_gltf_file(a.path))

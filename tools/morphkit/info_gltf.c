@@ -1,7 +1,8 @@
 /* `morphkit info` for glTF files: meshes and primitives (vertex count,
  * attributes, mode), morph targets (count, names from mesh.extras.targetNames,
- * default weights), the nodes that use meshes, and animations with their
- * channels and durations. */
+ * default weights), the nodes that use meshes, skins (joints, influence
+ * slots per vertex, the nodes they deform), and animations with their
+ * channels, durations and what they drive (joints, other nodes, weights). */
 #include <string.h>
 
 #include "cli.h"
@@ -87,6 +88,59 @@ static const char *channel_path(const mk_gltf_channel *ch)
     return ch->supported ? mk_track_path_name(ch->path) : "(other)";
 }
 
+/* Influence slots per vertex (4 per JOINTS_n set) of the primitives that
+ * skin `skin` deforms: the largest over them. */
+static uint32_t skin_influences(const mk_gltf *g, uint32_t skin)
+{
+    uint32_t most = 0;
+    for (uint32_t n = 0; n < g->node_count; n++) {
+        if (g->nodes[n].skin != skin)
+            continue;
+        const mk_gltf_mesh *m = &g->meshes[g->nodes[n].mesh];
+        for (uint32_t p = 0; p < m->primitive_count; p++)
+            most = m->primitives[p].joint_set_count * 4 > most ? m->primitives[p].joint_set_count * 4
+                                                               : most;
+    }
+    return most;
+}
+
+static bool is_joint(const mk_gltf *g, uint32_t node)
+{
+    for (uint32_t k = 0; k < g->skin_count; k++)
+        for (uint32_t j = 0; j < g->skins[k].joint_count; j++)
+            if (g->skins[k].joints[j] == node)
+                return true;
+    return false;
+}
+
+/* What an animation drives: bit 0 joints (TRS of a skin's joint), 1 other
+ * nodes (TRS), 2 morph weights. */
+static unsigned animation_drives(const mk_gltf *g, const mk_gltf_animation *an)
+{
+    unsigned bits = 0;
+    for (uint32_t c = 0; c < an->channel_count; c++) {
+        const mk_gltf_channel *ch = &an->channels[c];
+        if (!ch->supported || ch->node == MK_NONE)
+            continue;
+        if (ch->path == MK_TRACK_WEIGHTS)
+            bits |= 4u;
+        else
+            bits |= is_joint(g, ch->node) ? 1u : 2u;
+    }
+    return bits;
+}
+
+static void print_drives(unsigned bits, const char *quote, const char *sep)
+{
+    static const char *const names[] = {"joints", "nodes", "weights"};
+    const char *s = "";
+    for (int b = 0; b < 3; b++)
+        if (bits & (1u << b)) {
+            printf("%s%s%s%s", s, quote, names[b], quote);
+            s = sep;
+        }
+}
+
 static void print_text(const mk_gltf *g)
 {
     uint32_t vertices = 0, primitives = 0;
@@ -155,13 +209,32 @@ static void print_text(const mk_gltf *g)
         }
         printf("\n");
     }
+    printf("  skins:      %u\n", g->skin_count);
+    for (uint32_t k = 0; k < g->skin_count; k++) {
+        const mk_gltf_skin *sk = &g->skins[k];
+        printf("    skin %u %s%s%s: %u joint%s, %u influences per vertex, inverse binds %s", k,
+               sk->name ? "\"" : "", sk->name ? sk->name : "(unnamed)", sk->name ? "\"" : "",
+               sk->joint_count, sk->joint_count == 1 ? "" : "s", skin_influences(g, k),
+               sk->inverse_bind_matrices != MK_NONE ? "given" : "identity");
+        printf(", used by node");
+        for (uint32_t n = 0; n < g->node_count; n++)
+            if (g->nodes[n].skin == k)
+                printf(" %u", n);
+        printf("\n");
+    }
     printf("  animations: %u\n", g->animation_count);
     for (uint32_t a = 0; a < g->animation_count; a++) {
         const mk_gltf_animation *an = &g->animations[a];
-        printf("    animation %u %s%s%s: %.6g s, %u channel%s, %u sampler%s\n", a,
+        printf("    animation %u %s%s%s: %.6g s, %u channel%s, %u sampler%s, drives ", a,
                an->name ? "\"" : "", an->name ? an->name : "(unnamed)", an->name ? "\"" : "",
                animation_duration(g, an), an->channel_count, an->channel_count == 1 ? "" : "s",
                an->sampler_count, an->sampler_count == 1 ? "" : "s");
+        unsigned drives = animation_drives(g, an);
+        if (drives)
+            print_drives(drives, "", " + ");
+        else
+            printf("nothing");
+        printf("\n");
         for (uint32_t c = 0; c < an->channel_count; c++) {
             const mk_gltf_channel *ch = &an->channels[c];
             const mk_gltf_sampler *sm = &an->samplers[ch->sampler];
@@ -256,8 +329,10 @@ static void print_json(const mk_gltf *g)
         const mk_gltf_animation *an = &g->animations[a];
         printf("%s\n  {\"animation\": %u, \"name\": ", a ? "," : "", a);
         json_name(an->name);
-        printf(", \"duration\": %.9g, \"samplers\": %u, \"channels\": [",
+        printf(", \"duration\": %.9g, \"samplers\": %u, \"drives\": [",
                animation_duration(g, an), an->sampler_count);
+        print_drives(animation_drives(g, an), "\"", ", ");
+        printf("], \"channels\": [");
         for (uint32_t c = 0; c < an->channel_count; c++) {
             const mk_gltf_channel *ch = &an->channels[c];
             const mk_gltf_sampler *sm = &an->samplers[ch->sampler];
@@ -272,6 +347,28 @@ static void print_json(const mk_gltf *g)
                    mk_interpolation_name(sm->interpolation), ch->sampler,
                    g->accessors[sm->input].count, input_end(g, sm->input));
         }
+        printf("]}");
+    }
+    printf("],\n \"skins\": [");
+    for (uint32_t k = 0; k < g->skin_count; k++) {
+        const mk_gltf_skin *sk = &g->skins[k];
+        printf("%s\n  {\"skin\": %u, \"name\": ", k ? "," : "", k);
+        json_name(sk->name);
+        printf(", \"joints\": %u, \"influences\": %u, \"inverse_bind_matrices\": %s, "
+               "\"skeleton\": ",
+               sk->joint_count, skin_influences(g, k),
+               sk->inverse_bind_matrices != MK_NONE ? "true" : "false");
+        if (sk->skeleton != MK_NONE)
+            printf("%u", sk->skeleton);
+        else
+            printf("null");
+        printf(", \"nodes\": [");
+        const char *sep = "";
+        for (uint32_t n = 0; n < g->node_count; n++)
+            if (g->nodes[n].skin == k) {
+                printf("%s%u", sep, n);
+                sep = ", ";
+            }
         printf("]}");
     }
     printf("]}}\n");

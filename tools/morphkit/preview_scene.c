@@ -1,5 +1,7 @@
 /* Scenes for preview/view: unit folders through the pair path, glTF files
- * through the target path. */
+ * through the target path, skinned glTF primitives through the skinned
+ * target path (morph then skin in the vertex shader, joint matrices from
+ * the animated scene pose). */
 #include <math.h>
 #include <string.h>
 #include <strings.h>
@@ -15,6 +17,9 @@ typedef struct gltf_draw {
     uint32_t index_count;
     mk_gl_morph *gpu;
     float world[16];
+    mk_skin *skin; /* skinned node, else NULL */
+    mk_gl_skin *gpu_skin;
+    float *cpu_pos; /* skinned: vertex_count * 3, for the bounds */
 } gltf_draw;
 
 struct mk_preview {
@@ -35,6 +40,7 @@ struct mk_preview {
     mk_scene *graph; /* the node hierarchy (scene.h) */
     mk_scene_pose *pose; /* its local transforms as animated now */
     float *node_world; /* per node: its world matrix now */
+    float *joint_m; /* 16 per joint of the largest skin */
     uint32_t *weight_offset;
     uint32_t weight_total;
     /* both */
@@ -203,8 +209,16 @@ static int load_gltf(mk_preview *s, const char *path, const mk_preview_options *
             gltf_draw *d = &s->draws[s->draw_count];
             d->node = n;
             d->mesh = m;
-            if (mk_gltf_build_morph_set(g, m, p, NULL, &d->set, &err) != MK_OK) {
+            if (mk_gltf_build_morph_set(g, m, p, NULL, &d->set, &err) != MK_OK ||
+                (g->nodes[n].skin != MK_NONE &&
+                 mk_gltf_build_skin(g, g->nodes[n].skin, m, p, NULL, &d->skin, &err) != MK_OK)) {
                 mk_cli_print_error(&err);
+                s->draw_count++;
+                return MK_EXIT_INVALID;
+            }
+            if (d->skin && !(d->cpu_pos = malloc((size_t)d->set->vertex_count * 3 * 4))) {
+                mk_cli_fail("out of memory");
+                s->draw_count++;
                 return MK_EXIT_INVALID;
             }
             if (prim->indices != MK_NONE) {
@@ -228,7 +242,11 @@ static int load_gltf(mk_preview *s, const char *path, const mk_preview_options *
     }
     s->weights = calloc(s->weight_total ? s->weight_total : 1, sizeof(float));
     s->node_world = calloc((size_t)g->node_count * 16 + 1, sizeof(float));
-    if (!s->weights || !s->node_world) {
+    uint32_t max_joints = 0;
+    for (uint32_t k = 0; k < g->skin_count; k++)
+        max_joints = g->skins[k].joint_count > max_joints ? g->skins[k].joint_count : max_joints;
+    s->joint_m = calloc((size_t)max_joints * 16 + 1, sizeof(float));
+    if (!s->weights || !s->node_world || !s->joint_m) {
         mk_cli_fail("out of memory");
         return MK_EXIT_INVALID;
     }
@@ -296,7 +314,10 @@ void mk_preview_destroy(mk_preview *s)
     for (uint32_t d = 0; d < s->draw_count; d++) {
         mk_morph_set_destroy(s->draws[d].set);
         free(s->draws[d].indices);
+        mk_skin_destroy(s->draws[d].skin);
+        free(s->draws[d].cpu_pos);
     }
+    free(s->joint_m);
     free(s->draws);
     free(s->weight_offset);
     free(s->weights);
@@ -322,7 +343,8 @@ bool mk_preview_upload(mk_preview *s, mk_gl_renderer *r)
     }
     for (uint32_t d = 0; d < s->draw_count; d++) {
         gltf_draw *g = &s->draws[d];
-        if (mk_gl_morph_create(r, g->set, g->indices, g->index_count, &g->gpu, &err) != MK_OK) {
+        if (mk_gl_morph_create(r, g->set, g->indices, g->index_count, &g->gpu, &err) != MK_OK ||
+            (g->skin && mk_gl_skin_create(r, g->skin, &g->gpu_skin, &err) != MK_OK)) {
             mk_cli_print_error(&err);
             return false;
         }
@@ -337,6 +359,8 @@ void mk_preview_release(mk_preview *s)
     for (uint32_t d = 0; d < s->draw_count; d++) {
         mk_gl_morph_destroy(s->draws[d].gpu);
         s->draws[d].gpu = NULL;
+        mk_gl_skin_destroy(s->draws[d].gpu_skin);
+        s->draws[d].gpu_skin = NULL;
     }
 }
 
@@ -455,6 +479,29 @@ void mk_preview_step(mk_preview *s, int dir)
 
 /* ---- drawing ---------------------------------------------------------------------- */
 
+/* A skinned draw's joint matrices now (world(joint) * inverse bind) into
+ * s->joint_m; the node's own transform is not used (glTF §3.7.3). */
+static bool joint_matrices(const mk_preview *s, const gltf_draw *d)
+{
+    mk_error err;
+    if (mk_skin_joint_matrices(d->skin, s->node_world, s->graph->node_count, s->joint_m,
+                               d->skin->joint_count, &err) == MK_OK)
+        return true;
+    mk_cli_print_error(&err);
+    return false;
+}
+
+/* Its positions now on the CPU, in scene space (for the bounds). */
+static void skin_cpu(const mk_preview *s, const gltf_draw *d, const float *weights)
+{
+    mk_error err;
+    mk_morph_evaluate(d->set, weights, d->cpu_pos, NULL, NULL, d->set->vertex_count, NULL);
+    if (joint_matrices(s, d) &&
+        mk_skin_apply(d->skin, s->joint_m, d->skin->joint_count, d->cpu_pos, NULL, NULL,
+                      d->cpu_pos, NULL, NULL, d->skin->vertex_count, &err) != MK_OK)
+        mk_cli_print_error(&err);
+}
+
 void mk_preview_draw(mk_preview *s, mk_gl_renderer *r, const mk_gl_draw_params *params)
 {
     if (s->unit) {
@@ -466,11 +513,20 @@ void mk_preview_draw(mk_preview *s, mk_gl_renderer *r, const mk_gl_draw_params *
         return;
     }
     mk_gl_draw_params p = *params;
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     for (uint32_t d = 0; d < s->draw_count; d++) {
         mk_error err;
-        memcpy(p.model, s->draws[d].world, sizeof p.model);
-        if (mk_gl_draw_morph(r, s->draws[d].gpu, s->weights + s->weight_offset[d], &p, &err) !=
-            MK_OK)
+        const gltf_draw *g = &s->draws[d];
+        if (g->skin) {
+            memcpy(p.model, identity, sizeof p.model); /* skinned vertices are in scene space */
+            if (joint_matrices(s, g) &&
+                mk_gl_draw_morph_skin(r, g->gpu, s->weights + s->weight_offset[d], g->gpu_skin,
+                                      s->joint_m, g->skin->joint_count, &p, &err) != MK_OK)
+                mk_cli_print_error(&err);
+            continue;
+        }
+        memcpy(p.model, g->world, sizeof p.model);
+        if (mk_gl_draw_morph(r, g->gpu, s->weights + s->weight_offset[d], &p, &err) != MK_OK)
             mk_cli_print_error(&err);
     }
 }
@@ -507,6 +563,12 @@ void mk_preview_bounds(const mk_preview *s, float center[3], float *radius)
             mk_preview_seek(m, len * k / 24);
             for (uint32_t d = 0; d < s->draw_count; d++) {
                 const mk_morph_set *set = s->draws[d].set;
+                if (s->draws[d].skin) {
+                    skin_cpu(s, &s->draws[d], s->weights + s->weight_offset[d]);
+                    for (uint32_t v = 0; v < set->vertex_count; v++)
+                        grow(lo, hi, s->draws[d].cpu_pos + 3 * v, NULL);
+                    continue;
+                }
                 float *pos = malloc((size_t)set->vertex_count * 3 * sizeof(float));
                 if (!pos)
                     continue;

@@ -1,9 +1,13 @@
 /* `morphkit sample` for glTF files (docs/json.md):
  * one entry per (node with a mesh, primitive) in node then primitive order,
  * morphed in local space with the weights in effect at the clip's own time
- * (ends held). The weights of a node are its default weights (node.weights,
+ * (ends held). With --space world the morphed vertices then go through the
+ * node's skin (joint matrices from the animated scene pose; the node's own
+ * transform is not used, §3.7.3) or, without a skin, the node's world
+ * matrix (normals with its inverse transpose). The weights of a node are its default weights (node.weights,
  * else mesh.weights, else zeros) unless the animation has a weights channel
  * for it, which then replaces them, as glTF §3.11 says. */
+#include <math.h>
 #include <string.h>
 
 #include "cli.h"
@@ -11,6 +15,7 @@
 typedef struct gltf_entry {
     uint32_t node, mesh, primitive;
     mk_morph_set *set;
+    mk_skin *skin; /* --space world and a skinned node, else NULL */
 } gltf_entry;
 
 typedef struct gltf_sampler {
@@ -25,6 +30,11 @@ typedef struct gltf_sampler {
     gltf_entry *entries;
     uint32_t entry_count;
     float *pos, *nrm, *tan; /* largest primitive */
+    bool world; /* --space world */
+    mk_scene *scene;
+    mk_scene_pose *pose;
+    float *world_m; /* 16 per node */
+    float *joint_m; /* 16 per joint of the largest skin */
 } gltf_sampler;
 
 static void print_floats(const float *v, size_t n)
@@ -118,11 +128,13 @@ static int prepare(gltf_sampler *s)
             e->node = n;
             e->mesh = mi;
             e->primitive = p;
-            if (mk_gltf_build_morph_set(g, mi, p, NULL, &e->set, &err) != MK_OK) {
+            s->entry_count++; /* counted first: the cleanup frees what was built */
+            if (mk_gltf_build_morph_set(g, mi, p, NULL, &e->set, &err) != MK_OK ||
+                (s->world && g->nodes[n].skin != MK_NONE &&
+                 mk_gltf_build_skin(g, g->nodes[n].skin, mi, p, NULL, &e->skin, &err) != MK_OK)) {
                 mk_cli_print_error(&err);
                 return MK_EXIT_INVALID;
             }
-            s->entry_count++;
             if (e->set->vertex_count > max_vertices)
                 max_vertices = e->set->vertex_count;
         }
@@ -130,6 +142,18 @@ static int prepare(gltf_sampler *s)
     s->pos = xcalloc((size_t)max_vertices * 3, sizeof(float), &ok);
     s->nrm = xcalloc((size_t)max_vertices * 3, sizeof(float), &ok);
     s->tan = xcalloc((size_t)max_vertices * 4, sizeof(float), &ok);
+    if (s->world) {
+        uint32_t max_joints = 0;
+        for (uint32_t k = 0; k < g->skin_count; k++)
+            max_joints = g->skins[k].joint_count > max_joints ? g->skins[k].joint_count : max_joints;
+        s->world_m = xcalloc((size_t)g->node_count * 16, sizeof(float), &ok);
+        s->joint_m = xcalloc((size_t)max_joints * 16, sizeof(float), &ok);
+        if (ok && (mk_gltf_build_scene(g, NULL, &s->scene, &err) != MK_OK ||
+                   mk_scene_pose_create(s->scene, NULL, &s->pose, &err) != MK_OK)) {
+            mk_cli_print_error(&err);
+            return MK_EXIT_INVALID;
+        }
+    }
     if (!ok) {
         mk_cli_fail("out of memory");
         return MK_EXIT_INVALID;
@@ -146,18 +170,88 @@ static void weights_at(gltf_sampler *s, int64_t t)
             mk_gltf_node_default_weights(g, n, s->weights + s->weight_offset[n],
                                          g->meshes[g->nodes[n].mesh].target_count);
     }
+    mk_error err;
+    if (s->world)
+        mk_scene_pose_reset(s->scene, s->pose, &err);
+    if (s->clip) {
+        mk_track_clip_state st;
+        mk_track_clip_state_init(&st, s->clip, false, s->cursors);
+        mk_track_clip_state_set_time(&st, t); /* not looping: past the end holds */
+        mk_track_clip_state_sample(&st, s->clip_out);
+        if (s->world)
+            mk_scene_pose_apply(s->scene, s->pose, s->clip, s->clip_out, &err);
+    }
+    /* Both cannot fail: the scene and pose were built from this model. */
+    if (s->world)
+        mk_scene_pose_world(s->scene, s->pose, s->world_m, s->g->node_count, &err);
     if (!s->clip)
         return;
-    mk_track_clip_state st;
-    mk_track_clip_state_init(&st, s->clip, false, s->cursors);
-    mk_track_clip_state_set_time(&st, t); /* not looping: past the end holds */
-    mk_track_clip_state_sample(&st, s->clip_out);
     for (uint32_t i = 0; i < s->clip->track_count; i++) {
         const mk_track *tr = &s->clip->tracks[i];
         if (tr->path == MK_TRACK_WEIGHTS)
             memcpy(s->weights + s->weight_offset[tr->target], s->clip_out + tr->value_offset,
                    tr->components * sizeof(float));
     }
+}
+
+/* out = normalize(m3 * v) for count vectors `stride` floats apart (xyz). */
+static void transform_dirs(const double m3[9], float *v, size_t count, size_t stride)
+{
+    for (size_t i = 0; i < count; i++) {
+        float *p = v + i * stride;
+        double x = m3[0] * p[0] + m3[3] * p[1] + m3[6] * p[2];
+        double y = m3[1] * p[0] + m3[4] * p[1] + m3[7] * p[2];
+        double z = m3[2] * p[0] + m3[5] * p[1] + m3[8] * p[2];
+        double l = sqrt(x * x + y * y + z * z);
+        l = l > 1e-12 ? 1.0 / l : 0.0;
+        p[0] = (float)(x * l), p[1] = (float)(y * l), p[2] = (float)(z * l);
+    }
+}
+
+/* Moves a morphed primitive into scene space: through its skin, or by the
+ * node's world matrix (positions), its inverse transpose (normals) and its
+ * linear part (tangents, w kept). */
+static void to_world(const gltf_sampler *s, const gltf_entry *e)
+{
+    const mk_morph_set *set = e->set;
+    size_t vc = set->vertex_count;
+    bool has_n = set->base_normals != NULL, has_t = set->base_tangents != NULL;
+    if (e->skin) {
+        mk_error err;
+        mk_skin_joint_matrices(e->skin, s->world_m, s->g->node_count, s->joint_m,
+                               e->skin->joint_count, &err);
+        mk_skin_apply(e->skin, s->joint_m, e->skin->joint_count, s->pos, has_n ? s->nrm : NULL,
+                      has_t ? s->tan : NULL, s->pos, has_n ? s->nrm : NULL,
+                      has_t ? s->tan : NULL, e->skin->vertex_count, &err);
+        return;
+    }
+    const float *m = s->world_m + (size_t)e->node * 16;
+    for (size_t v = 0; v < vc; v++) {
+        float *p = s->pos + v * 3;
+        double x = p[0], y = p[1], z = p[2];
+        for (int r = 0; r < 3; r++)
+            p[r] = (float)(m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r]);
+    }
+    double lin[9], cof[9];
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++)
+            lin[c * 3 + r] = m[c * 4 + r];
+    /* The cofactor matrix is det * inverse transpose: normalizing removes
+     * |det|, the sign keeps mirrored nodes' normals outward. */
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++) {
+            int c1 = (c + 1) % 3, c2 = (c + 2) % 3, r1 = (r + 1) % 3, r2 = (r + 2) % 3;
+            cof[c * 3 + r] =
+                lin[c1 * 3 + r1] * lin[c2 * 3 + r2] - lin[c2 * 3 + r1] * lin[c1 * 3 + r2];
+        }
+    double det = lin[0] * cof[0] + lin[3] * cof[3] + lin[6] * cof[6];
+    if (det < 0)
+        for (int i = 0; i < 9; i++)
+            cof[i] = -cof[i];
+    if (has_n)
+        transform_dirs(cof, s->nrm, vc, 3);
+    if (has_t)
+        transform_dirs(lin, s->tan, vc, 4);
 }
 
 static void print_json_entry(const gltf_sampler *s, const gltf_entry *e, bool first)
@@ -175,7 +269,15 @@ static void print_json_entry(const gltf_sampler *s, const gltf_entry *e, bool fi
     print_floats(w, m->target_count);
     mk_morph_evaluate(set, m->target_count ? w : NULL, s->pos, s->nrm, s->tan, set->vertex_count,
                       NULL);
-    printf("],\n     \"positions\": [");
+    printf("]");
+    if (s->world) {
+        to_world(s, e);
+        if (g->nodes[e->node].skin != MK_NONE)
+            printf(", \"skin\": %u", g->nodes[e->node].skin);
+        else
+            printf(", \"skin\": null");
+    }
+    printf(",\n     \"positions\": [");
     print_floats(s->pos, (size_t)set->vertex_count * 3);
     printf("]");
     if (set->base_normals) {
@@ -216,7 +318,8 @@ static void run(gltf_sampler *s, const mk_sample_args *a)
     else
         snprintf(anim, sizeof anim, "%u", s->anim);
     if (a->json)
-        printf("{\"version\": %d, \"samples\": [", MK_CLI_JSON_VERSION);
+        printf("{\"version\": %d, %s\"samples\": [", MK_CLI_JSON_VERSION,
+               s->world ? "\"space\": \"world\", " : "");
     else
         printf("%-12s %-20s %5s %5s %5s  %s\n", "time", "animation", "node", "mesh", "prim",
                "weights");
@@ -263,14 +366,20 @@ int mk_cli_sample_gltf(const mk_sample_args *a)
     gltf_sampler s;
     memset(&s, 0, sizeof s);
     s.g = g;
+    s.world = a->world;
     s.anim = g->animation_count ? 0 : MK_NONE;
     int code = a->anim ? find_animation(g, a->anim, &s.anim) : MK_EXIT_OK;
     if (code == MK_EXIT_OK)
         code = prepare(&s);
     if (code == MK_EXIT_OK)
         run(&s, a);
-    for (uint32_t k = 0; k < s.entry_count; k++)
+    for (uint32_t k = 0; k < s.entry_count; k++) {
         mk_morph_set_destroy(s.entries[k].set);
+        mk_skin_destroy(s.entries[k].skin);
+    }
+    mk_scene_pose_destroy(s.pose);
+    mk_scene_destroy(s.scene);
+    free(s.world_m), free(s.joint_m);
     mk_track_clip_destroy(s.clip);
     free(s.cursors), free(s.clip_out), free(s.weights), free(s.weight_offset), free(s.entries);
     free(s.pos), free(s.nrm), free(s.tan);

@@ -3,8 +3,10 @@
  * counts per interpolation, ...) and names the JSON path of what breaks one;
  * building every primitive's morph set and every animation's clip then
  * checks the data itself (finite values, key times strictly increasing).
- * Errors from either make the file invalid. On top, a few cheap warnings
+ * Skins: see check_skins. Errors from either make the file invalid. On top,
+ * a few cheap warnings
  * about things that load but are likely mistakes. */
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -83,6 +85,77 @@ static void check_meshes(const mk_gltf *g, report *r)
         if (!used)
             add(r, false, "unused-mesh",
                 "meshes[%u]: no node uses it (sample and viewers never show it)", m);
+    }
+}
+
+/* Skins: the loader checked every index (joints, JOINTS values, accessor
+ * types); here the data: inverse bind matrices invertible (|det| of the
+ * 3x3 part above 1e-12), weights non-negative (building each skinned
+ * primitive's runtime skin fails otherwise) and summing to 1 within 1e-3
+ * (a warning: morphkit normalizes them), skins no node uses. */
+static void check_skins(const mk_gltf *g, report *r)
+{
+    for (uint32_t k = 0; k < g->skin_count; k++) {
+        const mk_gltf_skin *sk = &g->skins[k];
+        uint32_t ibm = sk->inverse_bind_matrices;
+        size_t n = ibm != MK_NONE ? (size_t)g->accessors[ibm].count * 16 : 0;
+        float *m = n ? malloc(n * sizeof(float)) : NULL;
+        mk_error err;
+        if (m && mk_gltf_accessor_read_float(g, ibm, m, n, &err) == MK_OK) {
+            for (uint32_t j = 0; j < sk->joint_count; j++) {
+                const float *a = m + (size_t)j * 16;
+                double det = (double)a[0] * ((double)a[5] * a[10] - (double)a[9] * a[6]) -
+                             (double)a[4] * ((double)a[1] * a[10] - (double)a[9] * a[2]) +
+                             (double)a[8] * ((double)a[1] * a[6] - (double)a[5] * a[2]);
+                if (!(fabs(det) > 1e-12)) {
+                    add(r, true, "skin",
+                        "skins[%u]: inverse bind matrix %u (joint node %u) is not invertible "
+                        "(determinant %g)",
+                        k, j, sk->joints[j], det);
+                    break;
+                }
+            }
+        }
+        free(m);
+        bool used = false;
+        for (uint32_t i = 0; i < g->node_count && !used; i++)
+            used = g->nodes[i].skin == k;
+        if (!used)
+            add(r, false, "unused-skin", "skins[%u]: no node uses it", k);
+    }
+    for (uint32_t i = 0; i < g->node_count; i++) {
+        const mk_gltf_node *node = &g->nodes[i];
+        if (node->skin == MK_NONE)
+            continue;
+        const mk_gltf_mesh *mesh = &g->meshes[node->mesh];
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            const mk_gltf_primitive *pr = &mesh->primitives[p];
+            mk_skin *skin = NULL;
+            mk_error err;
+            if (mk_gltf_build_skin(g, node->skin, node->mesh, p, NULL, &skin, &err) != MK_OK) {
+                add(r, true, "skin", "nodes[%u]: %s", i, err.message);
+                continue;
+            }
+            mk_skin_destroy(skin);
+            /* The sums as the file gives them (the runtime skin is normalized). */
+            uint32_t vc = g->accessors[pr->weights[0]].count, off = 0;
+            double *sum = calloc(vc, sizeof(double));
+            float *w = malloc((size_t)vc * 4 * sizeof(float));
+            for (uint32_t s = 0; sum && w && s < pr->joint_set_count; s++)
+                if (mk_gltf_accessor_read_float(g, pr->weights[s], w, (size_t)vc * 4, &err) ==
+                    MK_OK)
+                    for (uint32_t v = 0; v < vc; v++)
+                        sum[v] += (double)w[4 * v] + w[4 * v + 1] + w[4 * v + 2] + w[4 * v + 3];
+            for (uint32_t v = 0; sum && w && v < vc; v++)
+                off += fabs(sum[v] - 1.0) > 1e-3;
+            if (off)
+                add(r, false, "weight-sum",
+                    "meshes[%u].primitives[%u]: the skin weights of %u of %u vertices do not "
+                    "sum to 1 (within 1e-3); morphkit normalizes them",
+                    node->mesh, p, off, vc);
+            free(sum);
+            free(w);
+        }
     }
 }
 
@@ -215,6 +288,7 @@ int mk_cli_validate_gltf(const char *path, bool json, bool quiet, bool first)
         add(r, true, "gltf", "%s", err.message);
     } else {
         check_meshes(g, r);
+        check_skins(g, r);
         check_animations(g, r);
     }
     if (json)

@@ -1,0 +1,442 @@
+/* Linear blend skinning (skin.h): one block per skin, a plain C reference
+ * kernel and an SSE2 one that blends the joint matrices column by column. */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+#include "morphkit/morph.h"
+#include "morphkit/skin.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+typedef struct skin_layout {
+    size_t joints, weights, ibm, nodes, total;
+} skin_layout;
+
+static bool layout(const mk_skin_desc *d, skin_layout *l)
+{
+    size_t n, total = sizeof(mk_skin);
+    if (!mk_size_mul(d->vertex_count, d->influence_count, &n))
+        return false;
+    return mk_layout_add(&total, n, sizeof(uint16_t), &l->joints) &&
+           mk_layout_add(&total, n, sizeof(float), &l->weights) &&
+           mk_layout_add(&total, (size_t)d->joint_count * 16, sizeof(float), &l->ibm) &&
+           mk_layout_add(&total, d->joint_count, sizeof(uint32_t), &l->nodes) &&
+           mk_size_align16(total, &l->total);
+}
+
+mk_status mk_skin_create(const mk_skin_desc *desc, const mk_allocator *allocator, mk_skin **out,
+                         mk_error *err)
+{
+    if (!out)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0, "skin: out is NULL");
+    *out = NULL;
+    if (!desc || desc->vertex_count == 0 || desc->joint_count == 0 ||
+        desc->influence_count == 0 || desc->joint_count > MK_SKIN_MAX_JOINTS)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "skin: needs vertices, influences and 1..%u joints",
+                            MK_SKIN_MAX_JOINTS);
+    skin_layout l;
+    if (!layout(desc, &l))
+        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0, "skin: size overflows");
+    uint8_t *block = (uint8_t *)mk_alloc(allocator, l.total);
+    if (!block)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "skin: out of memory (%zu bytes)",
+                            l.total);
+    memset(block, 0, l.total);
+    mk_skin *s = (mk_skin *)(void *)block;
+    s->vertex_count = desc->vertex_count;
+    s->joint_count = desc->joint_count;
+    s->influence_count = desc->influence_count;
+    s->joints = (uint16_t *)(void *)(block + l.joints);
+    s->weights = (float *)(void *)(block + l.weights);
+    s->inverse_bind_matrices = (float *)(void *)(block + l.ibm);
+    s->joint_nodes = (uint32_t *)(void *)(block + l.nodes);
+    for (uint32_t j = 0; j < s->joint_count; j++) {
+        float *m = s->inverse_bind_matrices + (size_t)j * 16;
+        m[0] = m[5] = m[10] = m[15] = 1.0f;
+        s->joint_nodes[j] = MK_NONE;
+    }
+    s->allocator = mk_allocator_copy(allocator);
+    s->byte_size = l.total;
+    *out = s;
+    return MK_OK;
+}
+
+void mk_skin_destroy(mk_skin *skin)
+{
+    if (!skin)
+        return;
+    mk_allocator a = skin->allocator;
+    mk_free(&a, skin, skin->byte_size);
+}
+
+mk_status mk_skin_prepare(mk_skin *skin, mk_error *err)
+{
+    if (!skin)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0, "skin: NULL");
+    skin->prepared = false;
+    for (size_t i = 0; i < (size_t)skin->joint_count * 16; i++)
+        if (!isfinite(skin->inverse_bind_matrices[i]))
+            return mk_error_set(err, MK_ERR_RANGE, NULL, 0,
+                                "skin: inverse bind matrix %zu holds NaN or infinity", i / 16);
+    uint32_t n = skin->influence_count;
+    for (uint32_t v = 0; v < skin->vertex_count; v++) {
+        const uint16_t *j = skin->joints + (size_t)v * n;
+        float *w = skin->weights + (size_t)v * n;
+        double sum = 0.0;
+        for (uint32_t k = 0; k < n; k++) {
+            if (j[k] >= skin->joint_count)
+                return mk_error_set(err, MK_ERR_RANGE, NULL, 0,
+                                    "skin: vertex %u influence %u: joint %u is not below the "
+                                    "joint count %u",
+                                    v, k, j[k], skin->joint_count);
+            if (!(w[k] >= 0.0f) || !isfinite(w[k]))
+                return mk_error_set(err, MK_ERR_RANGE, NULL, 0,
+                                    "skin: vertex %u influence %u: weight %g is negative or not "
+                                    "finite",
+                                    v, k, (double)w[k]);
+            sum += w[k];
+        }
+        if (sum == 0.0) {
+            w[0] = 1.0f; /* as three.js: an unweighted vertex follows its first joint */
+        } else if (fabs(sum - 1.0) > MK_SKIN_WEIGHT_TOLERANCE) {
+            float inv = (float)(1.0 / sum);
+            for (uint32_t k = 0; k < n; k++)
+                w[k] *= inv;
+        }
+    }
+    skin->prepared = true;
+    return MK_OK;
+}
+
+/* out = a * b, column-major 4x4. */
+static void mat4_mul(float *out, const float *a, const float *b)
+{
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++)
+            out[c * 4 + r] = a[r] * b[c * 4] + a[4 + r] * b[c * 4 + 1] +
+                             a[8 + r] * b[c * 4 + 2] + a[12 + r] * b[c * 4 + 3];
+}
+
+mk_status mk_skin_joint_matrices(const mk_skin *skin, const float *world, size_t world_count,
+                                 float *out, size_t capacity, mk_error *err)
+{
+    if (!skin || !world || !out || capacity < skin->joint_count)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "skin joint matrices: NULL argument or output below %u matrices",
+                            skin ? skin->joint_count : 0);
+    for (uint32_t j = 0; j < skin->joint_count; j++)
+        if (skin->joint_nodes[j] >= world_count)
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                "skin joint matrices: joint %u's node is not one of the %zu world "
+                                "matrices",
+                                j, world_count);
+    for (uint32_t j = 0; j < skin->joint_count; j++)
+        mat4_mul(out + (size_t)j * 16, world + (size_t)skin->joint_nodes[j] * 16,
+                 skin->inverse_bind_matrices + (size_t)j * 16);
+    return MK_OK;
+}
+
+/* Writes normalize(v) or (0, 0, 0) into out. */
+static void store_unit(float *out, float x, float y, float z)
+{
+    float l2 = x * x + y * y + z * z;
+    if (l2 < MK_NORMAL_MIN_LENGTH2) {
+        out[0] = out[1] = out[2] = 0.0f;
+        return;
+    }
+    float inv = 1.0f / sqrtf(l2);
+    out[0] = x * inv;
+    out[1] = y * inv;
+    out[2] = z * inv;
+}
+
+void mk_skin_apply_scalar(const mk_skin *skin, const float *jm, const float *ip, const float *in,
+                          const float *it, float *op, float *on, float *ot)
+{
+    uint32_t n = skin->influence_count;
+    for (size_t v = 0; v < skin->vertex_count; v++) {
+        const uint16_t *j = skin->joints + v * n;
+        const float *w = skin->weights + v * n;
+        float m[12] = {0}; /* the blended matrix's first three rows, column-major 3x4 */
+        for (uint32_t k = 0; k < n; k++) {
+            const float *J = jm + (size_t)j[k] * 16;
+            for (int c = 0; c < 4; c++)
+                for (int r = 0; r < 3; r++)
+                    m[c * 3 + r] += w[k] * J[c * 4 + r];
+        }
+        float x = ip[v * 3], y = ip[v * 3 + 1], z = ip[v * 3 + 2];
+        for (int r = 0; r < 3; r++)
+            op[v * 3 + r] = m[r] * x + m[3 + r] * y + m[6 + r] * z + m[9 + r];
+        if (in) {
+            x = in[v * 3], y = in[v * 3 + 1], z = in[v * 3 + 2];
+            store_unit(on + v * 3, m[0] * x + m[3] * y + m[6] * z, m[1] * x + m[4] * y + m[7] * z,
+                       m[2] * x + m[5] * y + m[8] * z);
+        }
+        if (it) {
+            float tw = it[v * 4 + 3];
+            x = it[v * 4], y = it[v * 4 + 1], z = it[v * 4 + 2];
+            store_unit(ot + v * 4, m[0] * x + m[3] * y + m[6] * z, m[1] * x + m[4] * y + m[7] * z,
+                       m[2] * x + m[5] * y + m[8] * z);
+            ot[v * 4 + 3] = tw;
+        }
+    }
+}
+
+#if defined(__SSE2__)
+/* normalize(xyz of r), or zeros below MK_NORMAL_MIN_LENGTH2, all in
+ * registers (a round trip through memory costs more than the arithmetic). */
+static inline __m128 unit_sse(__m128 r)
+{
+    __m128 sq = _mm_mul_ps(r, r);
+    __m128 l2 = _mm_add_ss(_mm_add_ss(sq, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1))),
+                           _mm_movehl_ps(sq, sq));
+    __m128 inv = _mm_div_ss(_mm_set_ss(1.0f), _mm_sqrt_ss(l2));
+    inv = _mm_and_ps(inv, _mm_cmpge_ss(l2, _mm_set_ss(MK_NORMAL_MIN_LENGTH2)));
+    return _mm_mul_ps(r, _mm_shuffle_ps(inv, inv, 0));
+}
+
+static inline void store3(float *o, __m128 r)
+{
+    _mm_storel_pi((__m64 *)(void *)o, r);
+    _mm_store_ss(o + 2, _mm_movehl_ps(r, r));
+}
+
+/* c0..c3: the blended matrix's columns; v: xyz of a direction. */
+static inline __m128 linear3(__m128 c0, __m128 c1, __m128 c2, const float *v)
+{
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(v[0])), _mm_mul_ps(c1, _mm_set1_ps(v[1]))),
+                      _mm_mul_ps(c2, _mm_set1_ps(v[2])));
+}
+
+/* The blended matrix's four columns live in four registers (the fourth row
+ * rides along unused); each influence adds w * column, so a vertex costs
+ * 4 multiply-adds per influence plus one matrix-vector product per
+ * attribute, with no transposes. N > 0: the influence count known at
+ * compile time (unrolled), 0: skin->influence_count. */
+static inline void apply_sse2_n(const mk_skin *skin, const float *jm, const float *ip,
+                                const float *in, const float *it, float *op, float *on, float *ot,
+                                const uint32_t N)
+{
+    uint32_t n = N ? N : skin->influence_count;
+    size_t vc = skin->vertex_count;
+    for (size_t v = 0; v < vc; v++) {
+        const uint16_t *j = skin->joints + v * n;
+        const float *w = skin->weights + v * n;
+        __m128 c0 = _mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
+        for (uint32_t k = 0; k < n; k++) {
+            const float *J = jm + (size_t)j[k] * 16;
+            __m128 wk = _mm_set1_ps(w[k]);
+            c0 = _mm_add_ps(c0, _mm_mul_ps(wk, _mm_loadu_ps(J)));
+            c1 = _mm_add_ps(c1, _mm_mul_ps(wk, _mm_loadu_ps(J + 4)));
+            c2 = _mm_add_ps(c2, _mm_mul_ps(wk, _mm_loadu_ps(J + 8)));
+            c3 = _mm_add_ps(c3, _mm_mul_ps(wk, _mm_loadu_ps(J + 12)));
+        }
+        __m128 r = _mm_add_ps(linear3(c0, c1, c2, ip + v * 3), c3);
+        store3(op + v * 3, r);
+        if (in)
+            store3(on + v * 3, unit_sse(linear3(c0, c1, c2, in + v * 3)));
+        if (it) {
+            float tw = it[v * 4 + 3];
+            store3(ot + v * 4, unit_sse(linear3(c0, c1, c2, it + v * 4)));
+            ot[v * 4 + 3] = tw;
+        }
+    }
+}
+
+void mk_skin_apply_sse2(const mk_skin *skin, const float *jm, const float *ip, const float *in,
+                       const float *it, float *op, float *on, float *ot)
+{
+    if (skin->influence_count == 4)
+        apply_sse2_n(skin, jm, ip, in, it, op, on, ot, 4);
+    else if (skin->influence_count == 8)
+        apply_sse2_n(skin, jm, ip, in, it, op, on, ot, 8);
+    else
+        apply_sse2_n(skin, jm, ip, in, it, op, on, ot, 0);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MK_SKIN_HAVE_AVX2 1
+#define MK_AVX2 __attribute__((target("avx2,fma")))
+
+/* The blended matrix of vertex v: columns 0-1 in *a, 2-3 in *b. */
+MK_AVX2 static inline void blend_avx2(const mk_skin *skin, const float *jm, size_t v,
+                                      uint32_t n, __m256 *a, __m256 *b)
+{
+    const uint16_t *j = skin->joints + v * n;
+    const float *w = skin->weights + v * n;
+    __m256 ra = _mm256_setzero_ps(), rb = ra;
+    for (uint32_t k = 0; k < n; k++) {
+        const float *J = jm + (size_t)j[k] * 16;
+        __m256 wk = _mm256_set1_ps(w[k]);
+        ra = _mm256_fmadd_ps(wk, _mm256_loadu_ps(J), ra);
+        rb = _mm256_fmadd_ps(wk, _mm256_loadu_ps(J + 8), rb);
+    }
+    *a = ra;
+    *b = rb;
+}
+
+/* M * (v, h): h = 1 for a point, 0 for a direction. The columns are
+ * taken out of the two registers (the low halves for free) and combined
+ * with broadcasts, fewer instructions than combining whole registers. */
+MK_AVX2 static inline __m128 transform_avx2(__m256 a, __m256 b, const float *v, float h)
+{
+    __m128 r = _mm_mul_ps(_mm256_castps256_ps128(a), _mm_set1_ps(v[0]));
+    r = _mm_fmadd_ps(_mm256_extractf128_ps(a, 1), _mm_set1_ps(v[1]), r);
+    r = _mm_fmadd_ps(_mm256_castps256_ps128(b), _mm_set1_ps(v[2]), r);
+    return h != 0.0f ? _mm_add_ps(r, _mm256_extractf128_ps(b, 1)) : r;
+}
+
+/* Normalizes four directions at once (one square root and one division for
+ * the four): the same operations in the same order as unit_sse. */
+MK_AVX2 static inline void unit4_avx2(__m128 *r)
+{
+    __m128 x = r[0], y = r[1], z = r[2], w = r[3];
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    __m128 l2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
+    __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(l2));
+    inv = _mm_and_ps(inv, _mm_cmpge_ps(l2, _mm_set1_ps(MK_NORMAL_MIN_LENGTH2)));
+    r[0] = _mm_mul_ps(r[0], _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(0, 0, 0, 0)));
+    r[1] = _mm_mul_ps(r[1], _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(1, 1, 1, 1)));
+    r[2] = _mm_mul_ps(r[2], _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(2, 2, 2, 2)));
+    r[3] = _mm_mul_ps(r[3], _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(3, 3, 3, 3)));
+}
+
+/* AVX2 + FMA: the blended matrix as two registers of two columns each, so
+ * an influence is 2 loads and 2 fused multiply-adds; normals are
+ * normalized four vertices at a time. FMA rounds
+ * once where SSE2 rounds twice: results agree with the reference within the
+ * tolerance of skin.h, not bit for bit. */
+MK_AVX2 static inline void apply_avx2_n(const mk_skin *skin, const float *jm, const float *ip,
+                                        const float *in, const float *it, float *op, float *on,
+                                        float *ot, const uint32_t N)
+{
+    uint32_t n = N ? N : skin->influence_count;
+    size_t vc = skin->vertex_count, v = 0;
+    __m256 a, b;
+    if (in && !it) {
+        for (; v + 4 <= vc; v += 4) {
+            __m128 nr[4];
+            for (size_t u = 0; u < 4; u++) {
+                blend_avx2(skin, jm, v + u, n, &a, &b);
+                nr[u] = transform_avx2(a, b, in + (v + u) * 3, 0.0f);
+                store3(op + (v + u) * 3, transform_avx2(a, b, ip + (v + u) * 3, 1.0f));
+            }
+            unit4_avx2(nr);
+            for (size_t u = 0; u < 4; u++)
+                store3(on + (v + u) * 3, nr[u]);
+        }
+    }
+    for (; v < vc; v++) {
+        blend_avx2(skin, jm, v, n, &a, &b);
+        store3(op + v * 3, transform_avx2(a, b, ip + v * 3, 1.0f));
+        if (in)
+            store3(on + v * 3, unit_sse(transform_avx2(a, b, in + v * 3, 0.0f)));
+        if (it) {
+            float tw = it[v * 4 + 3];
+            store3(ot + v * 4, unit_sse(transform_avx2(a, b, it + v * 4, 0.0f)));
+            ot[v * 4 + 3] = tw;
+        }
+    }
+}
+
+MK_AVX2 void mk_skin_apply_avx2(const mk_skin *skin, const float *jm, const float *ip,
+                                const float *in, const float *it, float *op, float *on, float *ot)
+{
+    if (skin->influence_count == 4)
+        apply_avx2_n(skin, jm, ip, in, it, op, on, ot, 4);
+    else if (skin->influence_count == 8)
+        apply_avx2_n(skin, jm, ip, in, it, op, on, ot, 8);
+    else
+        apply_avx2_n(skin, jm, ip, in, it, op, on, ot, 0);
+    _mm256_zeroupper(); /* dirty upper halves slow down the SSE code that follows */
+}
+
+bool mk_skin_have_avx2(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+#else
+bool mk_skin_have_avx2(void)
+{
+    return false;
+}
+
+void mk_skin_apply_avx2(const mk_skin *skin, const float *jm, const float *ip, const float *in,
+                        const float *it, float *op, float *on, float *ot)
+{
+    mk_skin_apply_sse2(skin, jm, ip, in, it, op, on, ot);
+}
+#endif
+#endif
+
+/* The checks every skinning call shares. */
+static bool args_ok(const mk_skin *skin, const float *joint_matrices, size_t matrix_count)
+{
+    return skin && skin->prepared && joint_matrices && matrix_count >= skin->joint_count;
+}
+
+mk_status mk_skin_apply(const mk_skin *skin, const float *joint_matrices, size_t matrix_count,
+                        const float *in_positions, const float *in_normals,
+                        const float *in_tangents, float *out_positions, float *out_normals,
+                        float *out_tangents, size_t out_capacity, mk_error *err)
+{
+    if (!args_ok(skin, joint_matrices, matrix_count) || !in_positions || !out_positions ||
+        !in_normals != !out_normals || !in_tangents != !out_tangents)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "skin apply: unprepared skin, NULL argument, an input without its "
+                            "output, or fewer than %u joint matrices",
+                            skin ? skin->joint_count : 0);
+    if (out_capacity < skin->vertex_count)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "skin apply: the output holds %zu vertices, the skin has %u",
+                            out_capacity, skin->vertex_count);
+#if defined(__SSE2__)
+    /* cpuid is read once by libgcc; the check itself is a load. */
+    if (mk_skin_have_avx2())
+        mk_skin_apply_avx2(skin, joint_matrices, in_positions, in_normals, in_tangents,
+                           out_positions, out_normals, out_tangents);
+    else
+        mk_skin_apply_sse2(skin, joint_matrices, in_positions, in_normals, in_tangents,
+                           out_positions, out_normals, out_tangents);
+#else
+    mk_skin_apply_scalar(skin, joint_matrices, in_positions, in_normals, in_tangents,
+                         out_positions, out_normals, out_tangents);
+#endif
+    return MK_OK;
+}
+
+mk_status mk_skin_apply_morph(const mk_skin *skin, const mk_morph_set *set, const float *weights,
+                              const float *joint_matrices, size_t matrix_count,
+                              float *out_positions, float *out_normals, float *out_tangents,
+                              size_t out_capacity, mk_error *err)
+{
+    if (!set || !skin || set->vertex_count != skin->vertex_count)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "skin apply morph: NULL skin or set, or vertex counts differ");
+    const float *nrm_in = out_normals ? set->base_normals : NULL;
+    const float *tan_in = out_tangents ? set->base_tangents : NULL;
+    float *nrm_out = nrm_in ? out_normals : NULL, *tan_out = tan_in ? out_tangents : NULL;
+    const float *w = weights ? weights : set->default_weights;
+    bool active = false;
+    for (uint32_t t = 0; t < set->target_count && !active; t++)
+        active = w[t] != 0.0f;
+    if (!active) /* the morph is the base: skin straight from it */
+        return mk_skin_apply(skin, joint_matrices, matrix_count, set->base_positions, nrm_in,
+                             tan_in, out_positions, nrm_out, tan_out, skin->vertex_count, err);
+    /* Checked before the morph writes anything. */
+    if (!args_ok(skin, joint_matrices, matrix_count) || !out_positions)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "skin apply morph: unprepared skin, NULL argument or fewer than %u "
+                            "joint matrices",
+                            skin->joint_count);
+    mk_status ms = mk_morph_evaluate(set, w, out_positions, nrm_out, tan_out, out_capacity, err);
+    if (ms != MK_OK)
+        return ms;
+    return mk_skin_apply(skin, joint_matrices, matrix_count, out_positions, nrm_out, tan_out,
+                         out_positions, nrm_out, tan_out, skin->vertex_count, err);
+}
