@@ -1,0 +1,249 @@
+/* AVX-512F kernels (chosen at run time, compiled per function with the
+ * target attribute). Packed float3 runs 16 vertices (48 floats, 3 zmm
+ * registers) a step: lane-wise blends on the AoS registers; for normals the
+ * squared components are gathered to per-vertex lanes with two-source
+ * permutes, summed, and the inverse lengths permuted back to AoS. The same
+ * operations in the same order as the reference; tails go to the AVX2
+ * kernels (an AVX-512 CPU has AVX2). */
+#include "internal.h"
+#include "kernels.h"
+
+#if defined(MK_HAVE_AVX512)
+#include <immintrin.h>
+
+#define MK_AVX512 __attribute__((target("avx512f,avx2,fma")))
+
+/* Permute indices (kernels comment): component c of 16 vertices from
+ * three AoS registers, first from r0|r1 (GATHER_A), then r2 (GATHER_B);
+ * SCATTER_* the reverse, building AoS register r from SoA x|y, then z;
+ * SPREAD[r] the vertex of each float of AoS register r. */
+static const int32_t GATHER_A[3][16] = {
+    {0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0},
+    {1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 0, 0, 0, 0, 0},
+    {2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 0, 0, 0, 0, 0}};
+static const int32_t GATHER_B[3][16] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29},
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 18, 21, 24, 27, 30},
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31}};
+static const int32_t SPREAD[3][16] = {
+    {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5},
+    {5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9, 9, 10, 10},
+    {10, 11, 11, 11, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15}};
+
+MK_AVX512 static inline __m512i idx(const int32_t *p)
+{
+    return _mm512_loadu_si512((const void *)p);
+}
+
+MK_AVX512 static inline __m512 component(__m512 s0, __m512 s1, __m512 s2, int c)
+{
+    return _mm512_permutex2var_ps(_mm512_permutex2var_ps(s0, idx(GATHER_A[c]), s1),
+                                  idx(GATHER_B[c]), s2);
+}
+
+MK_AVX512 static inline void normalize16_store(float *out, __m512 r0, __m512 r1, __m512 r2)
+{
+    const __m512 one = _mm512_set1_ps(1.0f), min_len2 = _mm512_set1_ps(MK_NORMAL_MIN_LENGTH2);
+    __m512 s0 = _mm512_mul_ps(r0, r0), s1 = _mm512_mul_ps(r1, r1), s2 = _mm512_mul_ps(r2, r2);
+    __m512 len2 = _mm512_add_ps(_mm512_add_ps(component(s0, s1, s2, 0), component(s0, s1, s2, 1)),
+                                component(s0, s1, s2, 2));
+    __m512 inv = _mm512_div_ps(one, _mm512_sqrt_ps(len2));
+    __mmask16 ok = _mm512_cmp_ps_mask(len2, min_len2, _CMP_GE_OQ);
+    inv = _mm512_maskz_mov_ps(ok, inv);
+    _mm512_storeu_ps(out, _mm512_mul_ps(r0, _mm512_permutexvar_ps(idx(SPREAD[0]), inv)));
+    _mm512_storeu_ps(out + 16, _mm512_mul_ps(r1, _mm512_permutexvar_ps(idx(SPREAD[1]), inv)));
+    _mm512_storeu_ps(out + 32, _mm512_mul_ps(r2, _mm512_permutexvar_ps(idx(SPREAD[2]), inv)));
+}
+
+MK_AVX512 static inline __m512 lerp16(__m512 wa, __m512 wb, __m512 a, __m512 b)
+{
+    return _mm512_add_ps(_mm512_mul_ps(wa, a), _mm512_mul_ps(wb, b));
+}
+
+MK_AVX512 static void blend_positions_avx512(float *out, const float *a, const float *b, float w,
+                                             size_t count)
+{
+    const __m512 wa = _mm512_set1_ps(1.0f - w), wb = _mm512_set1_ps(w);
+    size_t n = count * 3, i = 0;
+    for (; i + 32 <= n; i += 32) {
+        _mm512_storeu_ps(out + i, lerp16(wa, wb, _mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i)));
+        _mm512_storeu_ps(out + i + 16, lerp16(wa, wb, _mm512_loadu_ps(a + i + 16),
+                                              _mm512_loadu_ps(b + i + 16)));
+    }
+    if (i < n) { /* masked tail: up to 31 floats */
+        for (; i < n; i += 16) {
+            size_t left = n - i < 16 ? n - i : 16;
+            __mmask16 m = (__mmask16)((1u << left) - 1u);
+            _mm512_mask_storeu_ps(out + i, m,
+                                  lerp16(wa, wb, _mm512_maskz_loadu_ps(m, a + i),
+                                         _mm512_maskz_loadu_ps(m, b + i)));
+        }
+    }
+    _mm256_zeroupper();
+}
+
+MK_AVX512 static void blend_normals_avx512(float *out, const float *a, const float *b, float w,
+                                           size_t count)
+{
+    const __m512 wa = _mm512_set1_ps(1.0f - w), wb = _mm512_set1_ps(w);
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        const float *pa = a + 3 * i, *pb = b + 3 * i;
+        normalize16_store(out + 3 * i, lerp16(wa, wb, _mm512_loadu_ps(pa), _mm512_loadu_ps(pb)),
+                          lerp16(wa, wb, _mm512_loadu_ps(pa + 16), _mm512_loadu_ps(pb + 16)),
+                          lerp16(wa, wb, _mm512_loadu_ps(pa + 32), _mm512_loadu_ps(pb + 32)));
+    }
+    _mm256_zeroupper();
+    mk_blend_normals_avx2(out + 3 * i, a + 3 * i, b + 3 * i, w, count - i);
+}
+
+MK_AVX512 static inline __m512 wsum16(const float *const f[4], size_t at, const __m512 w[4])
+{
+    __m512 r = _mm512_add_ps(_mm512_mul_ps(w[0], _mm512_loadu_ps(f[0] + at)),
+                             _mm512_mul_ps(w[1], _mm512_loadu_ps(f[1] + at)));
+    r = _mm512_add_ps(r, _mm512_mul_ps(w[2], _mm512_loadu_ps(f[2] + at)));
+    return _mm512_add_ps(r, _mm512_mul_ps(w[3], _mm512_loadu_ps(f[3] + at)));
+}
+
+static void tail4(mk_sum4_fn next, float *out, const float *const f[4], const float w[4], size_t i,
+                  size_t count)
+{
+    const float *g[4] = {f[0] + 3 * i, f[1] + 3 * i, f[2] + 3 * i, f[3] + 3 * i};
+    next(out + 3 * i, g, w, count - i);
+}
+
+MK_AVX512 static void sum4_positions_avx512(float *out, const float *const f[4], const float w[4],
+                                            size_t count)
+{
+    const __m512 wv[4] = {_mm512_set1_ps(w[0]), _mm512_set1_ps(w[1]), _mm512_set1_ps(w[2]),
+                          _mm512_set1_ps(w[3])};
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        const size_t j = 3 * i;
+        _mm512_storeu_ps(out + j, wsum16(f, j, wv));
+        _mm512_storeu_ps(out + j + 16, wsum16(f, j + 16, wv));
+        _mm512_storeu_ps(out + j + 32, wsum16(f, j + 32, wv));
+    }
+    _mm256_zeroupper();
+    tail4(mk_kernels_avx2.sum4_positions, out, f, w, i, count);
+}
+
+MK_AVX512 static void sum4_normals_avx512(float *out, const float *const f[4], const float w[4],
+                                          size_t count)
+{
+    const __m512 wv[4] = {_mm512_set1_ps(w[0]), _mm512_set1_ps(w[1]), _mm512_set1_ps(w[2]),
+                          _mm512_set1_ps(w[3])};
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        const size_t j = 3 * i;
+        normalize16_store(out + j, wsum16(f, j, wv), wsum16(f, j + 16, wv), wsum16(f, j + 32, wv));
+    }
+    _mm256_zeroupper();
+    tail4(mk_kernels_avx2.sum4_normals, out, f, w, i, count);
+}
+
+/* 16 vertices (48 uint16) a step: 3 registers whose x y z pattern repeats
+ * every 3 registers. */
+MK_AVX512 static void qblend_positions_avx512(float *out, const uint16_t *a, const uint16_t *b,
+                                              float w, const float scale[3],
+                                              const float offset[3], size_t count)
+{
+    const __m512 wa = _mm512_set1_ps(1.0f - w), wb = _mm512_set1_ps(w);
+    __m512 s[3], o[3];
+    for (int k = 0; k < 3; k++) {
+        float sv[16], ov[16];
+        for (int l = 0; l < 16; l++) {
+            sv[l] = scale[(16 * k + l) % 3];
+            ov[l] = offset[(16 * k + l) % 3];
+        }
+        s[k] = _mm512_loadu_ps(sv);
+        o[k] = _mm512_loadu_ps(ov);
+    }
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        const size_t j = 3 * i;
+        for (int m = 0; m < 3; m++) {
+            __m512 fa = _mm512_cvtepi32_ps(
+                _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(a + j + 16 * m))));
+            __m512 fb = _mm512_cvtepi32_ps(
+                _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(b + j + 16 * m))));
+            _mm512_storeu_ps(out + j + 16 * m,
+                             _mm512_add_ps(o[m], _mm512_mul_ps(s[m], lerp16(wa, wb, fa, fb))));
+        }
+    }
+    _mm256_zeroupper();
+    mk_kernels_avx2.qblend_positions(out + 3 * i, a + 3 * i, b + 3 * i, w, scale, offset,
+                                     count - i);
+}
+
+/* As oct_decode8 in kernels_avx2.c, 16 vertices. */
+MK_AVX512 static inline void oct_decode16(__m512i q, __m512 *x, __m512 *y, __m512 *z)
+{
+    const __m512 k = _mm512_set1_ps(MK_SNORM16_SCALE), one = _mm512_set1_ps(1.0f);
+    const __m512 zero = _mm512_setzero_ps();
+    const __m512i sign = _mm512_set1_epi32(INT32_MIN);
+    __m512 u = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_srai_epi32(_mm512_slli_epi32(q, 16), 16)), k);
+    __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_srai_epi32(q, 16)), k);
+    __m512i ui = _mm512_castps_si512(u), vi = _mm512_castps_si512(v);
+    __m512 au = _mm512_castsi512_ps(_mm512_andnot_si512(sign, ui));
+    __m512 av = _mm512_castsi512_ps(_mm512_andnot_si512(sign, vi));
+    __m512 zz = _mm512_sub_ps(_mm512_sub_ps(one, au), av);
+    __m512 t = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(zz, zero, _CMP_LT_OQ),
+                                   _mm512_sub_ps(zero, zz));
+    __m512i ti = _mm512_castps_si512(t);
+    __m512 xx = _mm512_sub_ps(u, _mm512_castsi512_ps(_mm512_or_si512(ti, _mm512_and_si512(ui, sign))));
+    __m512 yy = _mm512_sub_ps(v, _mm512_castsi512_ps(_mm512_or_si512(ti, _mm512_and_si512(vi, sign))));
+    __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(xx, xx), _mm512_mul_ps(yy, yy)),
+                                _mm512_mul_ps(zz, zz));
+    __m512 inv = _mm512_div_ps(one, _mm512_sqrt_ps(len2));
+    *x = _mm512_mul_ps(xx, inv);
+    *y = _mm512_mul_ps(yy, inv);
+    *z = _mm512_mul_ps(zz, inv);
+}
+
+MK_AVX512 static void qblend_normals_avx512(float *out, const int16_t *a, const int16_t *b,
+                                            float w, size_t count)
+{
+    const __m512 wa = _mm512_set1_ps(1.0f - w), wb = _mm512_set1_ps(w);
+    const __m512 min_len2 = _mm512_set1_ps(MK_NORMAL_MIN_LENGTH2), one = _mm512_set1_ps(1.0f);
+    /* SoA x y z to AoS: register r takes float 16 r + j from x|y, then z */
+    int32_t first[3][16], second[3][16];
+    for (int r = 0; r < 3; r++)
+        for (int j = 0; j < 16; j++) {
+            int f = 16 * r + j, v = f / 3, c = f % 3;
+            first[r][j] = c == 0 ? v : c == 1 ? 16 + v : 0;
+            second[r][j] = c == 2 ? 16 + v : j;
+        }
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m512 ax, ay, az, bx, by, bz;
+        oct_decode16(_mm512_loadu_si512((const void *)(a + 2 * i)), &ax, &ay, &az);
+        oct_decode16(_mm512_loadu_si512((const void *)(b + 2 * i)), &bx, &by, &bz);
+        __m512 x = lerp16(wa, wb, ax, bx), y = lerp16(wa, wb, ay, by), z = lerp16(wa, wb, az, bz);
+        __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(x, x), _mm512_mul_ps(y, y)),
+                                    _mm512_mul_ps(z, z));
+        __m512 inv = _mm512_div_ps(one, _mm512_sqrt_ps(len2));
+        inv = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(len2, min_len2, _CMP_GE_OQ), inv);
+        x = _mm512_mul_ps(x, inv);
+        y = _mm512_mul_ps(y, inv);
+        z = _mm512_mul_ps(z, inv);
+        for (int r = 0; r < 3; r++) {
+            __m512 xy = _mm512_permutex2var_ps(x, idx(first[r]), y);
+            _mm512_storeu_ps(out + 3 * i + 16 * r, _mm512_permutex2var_ps(xy, idx(second[r]), z));
+        }
+    }
+    _mm256_zeroupper();
+    mk_qblend_normals_avx2(out + 3 * i, a + 2 * i, b + 2 * i, w, count - i);
+}
+
+const mk_kernels mk_kernels_avx512 = {
+    "avx512",
+    MK_SIMD_AVX512,
+    blend_positions_avx512,
+    blend_normals_avx512,
+    sum4_positions_avx512,
+    sum4_normals_avx512,
+    qblend_positions_avx512,
+    qblend_normals_avx512,
+};
+#endif
