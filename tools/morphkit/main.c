@@ -9,6 +9,7 @@ static const mk_command commands[] = {
     {"sample", "the animation state and pose at given times (text or JSON)", mk_cmd_sample},
     {"preview", "render an animation headless: GIF, PNG frame or contact sheet", mk_cmd_preview},
     {"view", "an interactive window: orbit, switch animations, step, speed", mk_cmd_view},
+    {"bench", "measure the kernels on this machine beside a copy of the same bytes", mk_cmd_bench},
 };
 
 static void usage(FILE *out)
