@@ -158,9 +158,9 @@ MK_AVX2 static void qblend_positions_avx2(float *out, const uint16_t *a, const u
     mk_qblend_positions_scalar(out + 3 * i, a + 3 * i, b + 3 * i, w, scale, offset, count - i);
 }
 
-/* Octahedral decode of 8 vertices held as 8 words (v << 16 | u), SoA, each
- * normalized: the same steps as the scalar oct_decode_unit. */
-MK_AVX2 static inline void oct_decode8(__m256i q, __m256 *x, __m256 *y, __m256 *z)
+/* Octahedral decode of 8 vertices held as 8 words (v << 16 | u), SoA, and
+ * their lengths: the same steps as the scalar oct_decode. */
+MK_AVX2 static inline void oct_decode8(__m256i q, __m256 *x, __m256 *y, __m256 *z, __m256 *len)
 {
     const __m256 k = _mm256_set1_ps(MK_SNORM16_SCALE), one = _mm256_set1_ps(1.0f);
     const __m256 sign = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps();
@@ -171,12 +171,11 @@ MK_AVX2 static inline void oct_decode8(__m256i q, __m256 *x, __m256 *y, __m256 *
     __m256 t = _mm256_and_ps(_mm256_sub_ps(zero, zz), _mm256_cmp_ps(zz, zero, _CMP_LT_OQ));
     __m256 xx = _mm256_sub_ps(u, _mm256_or_ps(t, _mm256_and_ps(u, sign)));
     __m256 yy = _mm256_sub_ps(v, _mm256_or_ps(t, _mm256_and_ps(v, sign)));
-    __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(xx, xx), _mm256_mul_ps(yy, yy)),
-                                _mm256_mul_ps(zz, zz));
-    __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(len2));
-    *x = _mm256_mul_ps(xx, inv);
-    *y = _mm256_mul_ps(yy, inv);
-    *z = _mm256_mul_ps(zz, inv);
+    *x = xx;
+    *y = yy;
+    *z = zz;
+    *len = _mm256_sqrt_ps(_mm256_add_ps(
+        _mm256_add_ps(_mm256_mul_ps(xx, xx), _mm256_mul_ps(yy, yy)), _mm256_mul_ps(zz, zz)));
 }
 
 MK_AVX2 void mk_qblend_normals_avx2(float *out, const int16_t *a, const int16_t *b, float w,
@@ -186,10 +185,11 @@ MK_AVX2 void mk_qblend_normals_avx2(float *out, const int16_t *a, const int16_t 
     const __m256 min_len2 = _mm256_set1_ps(MK_NORMAL_MIN_LENGTH2), one = _mm256_set1_ps(1.0f);
     size_t i = 0;
     for (; i + 8 <= count; i += 8) {
-        __m256 ax, ay, az, bx, by, bz;
-        oct_decode8(_mm256_loadu_si256((const __m256i *)(a + 2 * i)), &ax, &ay, &az);
-        oct_decode8(_mm256_loadu_si256((const __m256i *)(b + 2 * i)), &bx, &by, &bz);
-        __m256 x = lerp8(wa, wb, ax, bx), y = lerp8(wa, wb, ay, by), z = lerp8(wa, wb, az, bz);
+        __m256 ax, ay, az, la, bx, by, bz, lb;
+        oct_decode8(_mm256_loadu_si256((const __m256i *)(a + 2 * i)), &ax, &ay, &az, &la);
+        oct_decode8(_mm256_loadu_si256((const __m256i *)(b + 2 * i)), &bx, &by, &bz, &lb);
+        __m256 ca = _mm256_mul_ps(wa, lb), cb = _mm256_mul_ps(wb, la);
+        __m256 x = lerp8(ca, cb, ax, bx), y = lerp8(ca, cb, ay, by), z = lerp8(ca, cb, az, bz);
         __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)),
                                     _mm256_mul_ps(z, z));
         __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(len2));

@@ -68,30 +68,33 @@ void mk_qblend_positions_scalar(float *out, const uint16_t *a, const uint16_t *b
         }
 }
 
-/* Octahedral decode (u, v in [-1, 1]) to a unit vector: the folded lower
- * half moves x and y back by t = max(-z, 0) toward the axes. */
-static inline void oct_decode_unit(const int16_t *q, float *x, float *y, float *z)
+/* Octahedral decode (u, v in [-1, 1]) to a vector on the octahedron
+ * |x| + |y| + |z| = 1: the folded lower half moves x and y back by
+ * t = max(-z, 0) toward the axes. *len is its length (>= 1/sqrt 3). */
+static inline void oct_decode(const int16_t *q, float *x, float *y, float *z, float *len)
 {
     float u = (float)q[0] * MK_SNORM16_SCALE, v = (float)q[1] * MK_SNORM16_SCALE;
     float zz = 1.0f - fabsf(u) - fabsf(v);
     float t = zz < 0.0f ? -zz : 0.0f;
     float xx = u - copysignf(t, u), yy = v - copysignf(t, v);
-    /* |x| + |y| + |z| = 1, so len2 >= 1/3: no zero test needed */
-    float inv = 1.0f / sqrtf(xx * xx + yy * yy + zz * zz);
-    *x = xx * inv;
-    *y = yy * inv;
-    *z = zz * inv;
+    *x = xx;
+    *y = yy;
+    *z = zz;
+    *len = sqrtf(xx * xx + yy * yy + zz * zz);
 }
 
+/* (1 - w) A/|A| + w B/|B| has the direction of (1 - w)|B| A + w|A| B,
+ * which needs no division before the final normalization. */
 void mk_qblend_normals_scalar(float *out, const int16_t *a, const int16_t *b, float w,
                               size_t count)
 {
     const float wa = 1.0f - w;
     for (size_t i = 0; i < count; i++) {
-        float ax, ay, az, bx, by, bz;
-        oct_decode_unit(a + 2 * i, &ax, &ay, &az);
-        oct_decode_unit(b + 2 * i, &bx, &by, &bz);
-        store_normalized(out + 3 * i, wa * ax + w * bx, wa * ay + w * by, wa * az + w * bz);
+        float ax, ay, az, la, bx, by, bz, lb;
+        oct_decode(a + 2 * i, &ax, &ay, &az, &la);
+        oct_decode(b + 2 * i, &bx, &by, &bz, &lb);
+        float ca = wa * lb, cb = w * la;
+        store_normalized(out + 3 * i, ca * ax + cb * bx, ca * ay + cb * by, ca * az + cb * bz);
     }
 }
 
