@@ -21,17 +21,22 @@ static volatile float sink;
 
 typedef void (*bench_fn)(void *ctx);
 
-/* Seconds per call of one round: repeat until min_s has passed. */
-static double round_time(bench_fn fn, void *ctx, double min_s)
+/* Seconds per call of one sample: the calls of a sample last at least
+ * 20 us together (timer overhead), so tiny sizes repeat. */
+static double sample_time(bench_fn fn, void *ctx, long reps)
 {
-    long n = 0;
-    double t0 = now_s(), t1;
-    do {
+    double t0 = now_s();
+    for (long i = 0; i < reps; i++)
         fn(ctx);
-        n++;
-        t1 = now_s();
-    } while (t1 - t0 < min_s);
-    return (t1 - t0) / (double)n;
+    return (now_s() - t0) / (double)reps;
+}
+
+static long calibrate(bench_fn fn, void *ctx)
+{
+    long reps = 1;
+    while (reps < (1L << 20) && sample_time(fn, ctx, reps) * (double)reps < 20e-6)
+        reps *= 2;
+    return reps;
 }
 
 typedef struct copy_ctx {
@@ -50,8 +55,8 @@ static void run_copy(void *p)
 typedef struct runner {
     const mk_bench_options *o;
     mk_bench_result *r;
-    int rounds;
-    double min_s;
+    int rounds;   /* samples of each timing (best kept) */
+    double min_s; /* and at least this long on each */
     bool failed;
 } runner;
 
@@ -84,11 +89,16 @@ static mk_bench_row *measure(runner *run, const char *kernel, const char *what, 
         return NULL;
     }
     c.src = src;
-    double best_k = 1e30, best_c = 1e30;
-    for (int i = 0; i < run->rounds; i++) {
-        double tk = round_time(fn, ctx, run->min_s), tc = round_time(run_copy, &c, run->min_s);
+    /* short samples, alternating, best of each: on a shared machine the
+     * best sample is the one no other process interrupted */
+    double best_k = 1e30, best_c = 1e30, spent = 0;
+    long rk = calibrate(fn, ctx), rc = calibrate(run_copy, &c);
+    for (int i = 0; i < run->rounds || spent < run->min_s; i++) {
+        double t0 = now_s();
+        double tk = sample_time(fn, ctx, rk), tc = sample_time(run_copy, &c, rc);
         best_k = tk < best_k ? tk : best_k;
         best_c = tc < best_c ? tc : best_c;
+        spent += now_s() - t0;
     }
     free(c.dst);
     free(src);
@@ -329,13 +339,14 @@ static void thread_rows(runner *run, uint32_t vc, uint32_t threads)
             break;
         started++;
     }
-    double best1 = 1e30, bestn = 1e30;
+    double best1 = 1e30, bestn = 1e30, spent = 0;
     if (started == threads)
-        for (int i = 0; i < run->rounds; i++) {
-            double t1 = round_time(run_single, &whole, run->min_s);
-            double tn = round_time(run_pool, &p, run->min_s);
+        for (int i = 0; i < run->rounds || spent < run->min_s; i++) {
+            double t0 = now_s();
+            double t1 = sample_time(run_single, &whole, 1), tn = sample_time(run_pool, &p, 1);
             best1 = t1 < best1 ? t1 : best1;
             bestn = tn < bestn ? tn : bestn;
+            spent += now_s() - t0;
         }
     p.quit = true;
     if (started == threads)
@@ -401,8 +412,9 @@ static double bandwidth(runner *run, size_t bytes)
     double best = 1e30;
     if (!run->failed) {
         c.src = src;
-        for (int i = 0; i < run->rounds; i++) {
-            double t = round_time(run_copy, &c, run->min_s);
+        long reps = calibrate(run_copy, &c);
+        for (int i = 0; i < 3 * run->rounds; i++) {
+            double t = sample_time(run_copy, &c, reps);
             best = t < best ? t : best;
         }
     }
@@ -414,7 +426,7 @@ static double bandwidth(runner *run, size_t bytes)
 bool mk_bench_run(const mk_bench_options *o, mk_bench_result *r)
 {
     memset(r, 0, sizeof *r);
-    runner run = {o, r, o->rounds > 0 ? o->rounds : o->quick ? 1 : 5, o->quick ? 0.002 : 0.1,
+    runner run = {o, r, o->rounds > 0 ? o->rounds : o->quick ? 1 : 20, o->quick ? 0.0 : 0.4,
                   false};
     r->simd = mk_blend_kernel_name();
     r->bandwidth_gbs = bandwidth(&run, o->quick ? (size_t)1 << 20 : (size_t)64 << 20);

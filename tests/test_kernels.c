@@ -96,6 +96,15 @@ static void test_every_variant_matches_reference_bit_for_bit(void)
                 CHECK(same(3 * n));
             }
             const float *f[4] = {fa_, fb_, fc_, fd_};
+            for (uint32_t kk = 1; kk <= 4; kk++) { /* dense morph sums, also in place */
+                const float *d3[4] = {fb_, fc_, fd_, fa_};
+                const float wk[4] = {0.5f, -1.25f, 3.0f, 0.0f};
+                reset(), s->madd(ref, fa_, d3, wk, kk, 3 * n), k->madd(out, fa_, d3, wk, kk, 3 * n);
+                CHECK(same(3 * n));
+                memcpy(out, fa_, 3 * n * sizeof(float));
+                k->madd(out, out, d3, wk, kk, 3 * n);
+                CHECK(memcmp(out, ref, 3 * n * sizeof(float)) == 0);
+            }
             for (size_t wi = 0; wi < sizeof w4 / sizeof w4[0]; wi++) {
                 reset(), s->sum4_positions(ref, f, w4[wi], n), k->sum4_positions(out, f, w4[wi], n);
                 CHECK(same(3 * n));

@@ -34,6 +34,12 @@ typedef void (*mk_qlerp_positions_fn)(float *out, const uint16_t *a, const uint1
 typedef void (*mk_qlerp_normals_fn)(float *out, const int16_t *a, const int16_t *b, float w,
                                     size_t count);
 
+/* out = src + w[0] d[0] + ... + w[k-1] d[k-1] over n floats (k in 1..4),
+ * summed left to right; out may be src, no other overlap. (The dense
+ * morph-target sum: no padding terms, since w * 0 could turn -0 into +0.) */
+typedef void (*mk_madd_fn)(float *out, const float *src, const float *const *d, const float *w,
+                           uint32_t k, size_t n);
+
 typedef struct mk_kernels {
     const char *name; /* "scalar", "sse2", "avx2", "avx512" */
     mk_simd_level level;
@@ -43,6 +49,7 @@ typedef struct mk_kernels {
     mk_sum4_fn sum4_normals;
     mk_qlerp_positions_fn qblend_positions;
     mk_qlerp_normals_fn qblend_normals;
+    mk_madd_fn madd;
 } mk_kernels;
 
 /* The table in use: the best the CPU runs, or the level MK_SIMD names
@@ -82,6 +89,8 @@ void mk_qblend_positions_scalar(float *out, const uint16_t *a, const uint16_t *b
                                 const float scale[3], const float offset[3], size_t count);
 void mk_qblend_normals_scalar(float *out, const int16_t *a, const int16_t *b, float w,
                               size_t count);
+void mk_madd_scalar(float *out, const float *src, const float *const *d, const float *w,
+                    uint32_t k, size_t n);
 
 /* 1 / 32767: an snorm16 value q decodes as q * this (the same product in
  * every variant). */

@@ -210,6 +210,36 @@ MK_AVX2 void mk_qblend_normals_avx2(float *out, const int16_t *a, const int16_t 
     mk_qblend_normals_scalar(out + 3 * i, a + 2 * i, b + 2 * i, w, count - i);
 }
 
+/* k is a constant in each call of the switch below, so each inlined copy
+ * has a fixed number of streams. */
+MK_AVX2 static inline size_t madd_avx2_k(float *out, const float *src, const float *const *d,
+                                     const float *w, uint32_t k, size_t n)
+{
+    __m256 wv[4];
+    for (uint32_t j = 0; j < k; j++)
+        wv[j] = _mm256_set1_ps(w[j]);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 r = _mm256_loadu_ps(src + i);
+        for (uint32_t j = 0; j < k; j++)
+            r = _mm256_add_ps(r, _mm256_mul_ps(wv[j], _mm256_loadu_ps(d[j] + i)));
+        _mm256_storeu_ps(out + i, r);
+    }
+    return i;
+}
+
+MK_AVX2 static void madd_avx2(float *out, const float *src, const float *const *d,
+                              const float *w, uint32_t k, size_t n)
+{
+    size_t i = k == 1   ? madd_avx2_k(out, src, d, w, 1, n)
+               : k == 2 ? madd_avx2_k(out, src, d, w, 2, n)
+               : k == 3 ? madd_avx2_k(out, src, d, w, 3, n)
+                        : madd_avx2_k(out, src, d, w, 4, n);
+    _mm256_zeroupper();
+    const float *dt[4] = {d[0] + i, d[k > 1 ? 1 : 0] + i, d[k > 2 ? 2 : 0] + i, d[k > 3 ? 3 : 0] + i};
+    mk_madd_scalar(out + i, src + i, dt, w, k, n - i);
+}
+
 const mk_kernels mk_kernels_avx2 = {
     "avx2",
     MK_SIMD_AVX2,
@@ -219,5 +249,6 @@ const mk_kernels mk_kernels_avx2 = {
     sum4_normals_avx2,
     qblend_positions_avx2,
     mk_qblend_normals_avx2,
+    madd_avx2,
 };
 #endif

@@ -344,6 +344,38 @@ MK_AVX512 static void qblend_normals_avx512(float *out, const int16_t *a, const 
     _mm_sfence();
 }
 
+/* k is a constant in each call of the switch below, so each inlined copy
+ * has a fixed number of streams. */
+MK_AVX512 static inline size_t madd_avx512_k(float *out, const float *src, const float *const *d,
+                                     const float *w, uint32_t k, size_t n)
+{
+    __m512 wv[4];
+    for (uint32_t j = 0; j < k; j++)
+        wv[j] = _mm512_set1_ps(w[j]);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512 r = _mm512_loadu_ps(src + i);
+        for (uint32_t j = 0; j < k; j++)
+            r = _mm512_add_ps(r, _mm512_mul_ps(wv[j], _mm512_loadu_ps(d[j] + i)));
+        _mm512_storeu_ps(out + i, r);
+    }
+    return i;
+}
+
+MK_AVX512 static void madd_avx512(float *out, const float *src, const float *const *d,
+                              const float *w, uint32_t k, size_t n)
+{
+    size_t i = k == 1   ? madd_avx512_k(out, src, d, w, 1, n)
+               : k == 2 ? madd_avx512_k(out, src, d, w, 2, n)
+               : k == 3 ? madd_avx512_k(out, src, d, w, 3, n)
+                        : madd_avx512_k(out, src, d, w, 4, n);
+    _mm256_zeroupper();
+    mk_kernels_avx2.madd(out + i, src + i, (const float *const[4]){d[0] + i, d[k > 1 ? 1 : 0] + i,
+                                                                    d[k > 2 ? 2 : 0] + i,
+                                                                    d[k > 3 ? 3 : 0] + i},
+                         w, k, n - i);
+}
+
 const mk_kernels mk_kernels_avx512 = {
     "avx512",
     MK_SIMD_AVX512,
@@ -353,5 +385,6 @@ const mk_kernels mk_kernels_avx512 = {
     sum4_normals_avx512,
     qblend_positions_avx512,
     qblend_normals_avx512,
+    madd_avx512,
 };
 #endif

@@ -98,6 +98,31 @@ void mk_qblend_normals_scalar(float *out, const int16_t *a, const int16_t *b, fl
     }
 }
 
+void mk_madd_scalar(float *out, const float *src, const float *const *d, const float *w,
+                    uint32_t k, size_t n)
+{
+    const float *d0 = d[0], *d1 = d[k > 1 ? 1 : 0], *d2 = d[k > 2 ? 2 : 0], *d3 = d[k > 3 ? 3 : 0];
+    const float w0 = w[0], w1 = w[k > 1 ? 1 : 0], w2 = w[k > 2 ? 2 : 0], w3 = w[k > 3 ? 3 : 0];
+    switch (k) {
+    case 1:
+        for (size_t i = 0; i < n; i++)
+            out[i] = src[i] + w0 * d0[i];
+        break;
+    case 2:
+        for (size_t i = 0; i < n; i++)
+            out[i] = src[i] + w0 * d0[i] + w1 * d1[i];
+        break;
+    case 3:
+        for (size_t i = 0; i < n; i++)
+            out[i] = src[i] + w0 * d0[i] + w1 * d1[i] + w2 * d2[i];
+        break;
+    default:
+        for (size_t i = 0; i < n; i++)
+            out[i] = src[i] + w0 * d0[i] + w1 * d1[i] + w2 * d2[i] + w3 * d3[i];
+        break;
+    }
+}
+
 const mk_kernels mk_kernels_scalar = {
     "scalar",
     MK_SIMD_SCALAR,
@@ -107,4 +132,5 @@ const mk_kernels mk_kernels_scalar = {
     mk_sum4_normals_scalar,
     mk_qblend_positions_scalar,
     mk_qblend_normals_scalar,
+    mk_madd_scalar,
 };

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "kernels.h"
 #include "morphkit/blend.h"
 #include "morphkit/morph.h"
 
@@ -200,37 +201,16 @@ static void normalize3(float *p, size_t count, size_t stride)
     }
 }
 
-/* out = src + sum of k (1..4) weighted dense float3 streams, one pass (n =
- * 3 * vertices floats). Fusing the targets reads each output once instead
- * of once per target. The sum is evaluated left to right, so it rounds
- * exactly like k separate `out += w * delta` passes in the same order
- * (the sparse path): that is what makes dense and sparse storage agree.
- * No padding terms: w * 0 could turn a -0 into +0. */
+/* out = src + sum of k (1..4) weighted dense float3 streams, one pass over
+ * n floats, through the kernel table (kernels.h: mk_madd_fn). Fusing the
+ * targets reads each output once instead of once per target; the sum is
+ * evaluated left to right, so it rounds exactly like k separate
+ * `out += w * delta` passes in the same order (the sparse path): that is
+ * what makes dense and sparse storage agree. */
 static void fused_sum(float *out, const float *src, const float *const *d, const float *w,
                       uint32_t k, size_t n)
 {
-    /* no restrict: out may be src (later groups); the compiler checks
-     * overlap once per call and runs the vector loop */
-    const float *d0 = d[0], *d1 = d[k > 1 ? 1 : 0], *d2 = d[k > 2 ? 2 : 0], *d3 = d[k > 3 ? 3 : 0];
-    const float w0 = w[0], w1 = w[k > 1 ? 1 : 0], w2 = w[k > 2 ? 2 : 0], w3 = w[k > 3 ? 3 : 0];
-    switch (k) {
-    case 1:
-        for (size_t i = 0; i < n; i++)
-            out[i] = src[i] + w0 * d0[i];
-        break;
-    case 2:
-        for (size_t i = 0; i < n; i++)
-            out[i] = src[i] + w0 * d0[i] + w1 * d1[i];
-        break;
-    case 3:
-        for (size_t i = 0; i < n; i++)
-            out[i] = src[i] + w0 * d0[i] + w1 * d1[i] + w2 * d2[i];
-        break;
-    default:
-        for (size_t i = 0; i < n; i++)
-            out[i] = src[i] + w0 * d0[i] + w1 * d1[i] + w2 * d2[i] + w3 * d3[i];
-        break;
-    }
+    mk_kernels_active()->madd(out, src, d, w, k, n);
 }
 
 /* First entry of a sparse delta whose vertex index is >= v (indices
