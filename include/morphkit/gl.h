@@ -58,6 +58,7 @@
 #include "morphkit/frame_set.h"
 #include "morphkit/morph.h"
 #include "morphkit/pose.h"
+#include "morphkit/qframe_set.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -131,6 +132,17 @@ typedef struct mk_gl_frames mk_gl_frames;
  * or vertices is MK_ERR_INVALID_ARGUMENT. set may be freed afterwards. */
 MK_API mk_status mk_gl_frames_create(mk_gl_renderer *renderer, const mk_frame_set *set,
                                      mk_gl_frames **out, mk_error *err);
+/* Uploads a quantized frame set as it is stored (no conversion on the CPU):
+ * positions as 16-bit normalized texels with the set's scale and offset,
+ * normals as octahedral 16-bit pairs, 10 bytes per vertex and frame instead
+ * of 24. Such frames are drawn with the crowd path only (mk_gl_draw_crowd,
+ * mk_gl_capture_crowd), which blends them as mk_blend_qframes does (within
+ * 1e-5 of it, tested); the pair path answers MK_ERR_INVALID_ARGUMENT.
+ * Errors as mk_gl_frames_create (MK_ERR_LIMIT above
+ * GL_MAX_TEXTURE_BUFFER_SIZE / 3 vertices in all frames). */
+MK_API mk_status mk_gl_frames_create_quantized(mk_gl_renderer *renderer,
+                                               const mk_qframe_set *set, mk_gl_frames **out,
+                                               mk_error *err);
 MK_API void mk_gl_frames_destroy(mk_gl_frames *frames);
 /* 0 for NULL. */
 MK_API uint32_t mk_gl_frames_frame_count(const mk_gl_frames *frames);

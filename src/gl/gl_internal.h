@@ -13,6 +13,7 @@ typedef enum mk_gl_program_id {
     MK_GL_PROGRAM_SMOOTH,       /* four streams, four weights */
     MK_GL_PROGRAM_MORPH,        /* glTF targets from a buffer texture */
     MK_GL_PROGRAM_CROWD,        /* instanced, frames from a buffer texture */
+    MK_GL_PROGRAM_QCROWD,       /* the same over quantized frames */
     MK_GL_PROGRAM_COUNT
 } mk_gl_program_id;
 
@@ -24,6 +25,7 @@ typedef struct mk_gl_program {
     GLint weights;                         /* pair: vec2, smooth: vec4 */
     GLint deltas, active, active_count;    /* morph */
     GLint frames, vertex_count, normal_base; /* crowd */
+    GLint qnormals, scale, offset;           /* quantized crowd */
 } mk_gl_program;
 
 struct mk_gl_renderer {
@@ -49,6 +51,12 @@ struct mk_gl_frames {
     GLuint vao;          /* pair/standard/smooth: streams re-pointed per draw */
     GLuint crowd_vao;    /* instance attributes + the same element buffer */
     GLuint vertex_buffer, index_buffer, frame_texture;
+    /* quantized frames (mk_gl_frames_create_quantized): crowd path only;
+     * vertex_buffer holds uint16 positions (frame_texture reads it as R16),
+     * normal_buffer the octahedral pairs (normal_texture, RG16I) */
+    bool quantized;
+    float scale[3], offset[3];
+    GLuint normal_buffer, normal_texture;
 };
 
 struct mk_gl_mesh {

@@ -23,6 +23,7 @@ static const program_source sources[MK_GL_PROGRAM_COUNT] = {
     [MK_GL_PROGRAM_SMOOTH] = {"smooth.vert", mk_gl_shader_smooth_vert, varyings_frames},
     [MK_GL_PROGRAM_MORPH] = {"morph.vert", mk_gl_shader_morph_vert, varyings_morph},
     [MK_GL_PROGRAM_CROWD] = {"crowd.vert", mk_gl_shader_crowd_vert, varyings_frames},
+    [MK_GL_PROGRAM_QCROWD] = {"qcrowd.vert", mk_gl_shader_qcrowd_vert, varyings_frames},
 };
 
 /* Compiles one stage; on failure the message carries the shader's name and
@@ -93,6 +94,9 @@ static mk_status link_program(const program_source *src, GLuint fragment, mk_gl_
     p->frames = glGetUniformLocation(id, "u_frames");
     p->vertex_count = glGetUniformLocation(id, "u_vertex_count");
     p->normal_base = glGetUniformLocation(id, "u_normal_base");
+    p->qnormals = glGetUniformLocation(id, "u_qnormals");
+    p->scale = glGetUniformLocation(id, "u_scale");
+    p->offset = glGetUniformLocation(id, "u_offset");
     /* Texture units are fixed per program: 0 the data, 1 the active list. */
     glUseProgram(id);
     if (p->deltas >= 0)
@@ -101,6 +105,8 @@ static mk_status link_program(const program_source *src, GLuint fragment, mk_gl_
         glUniform1i(p->frames, 0);
     if (p->active >= 0)
         glUniform1i(p->active, 1);
+    if (p->qnormals >= 0)
+        glUniform1i(p->qnormals, 1);
     glUseProgram(0);
     return MK_OK;
 }
