@@ -2,6 +2,8 @@
  * its own blend of two frames:
  *   pair      one mk_gl_draw_pose per unit (frames resident, 2 streams)
  *   crowd     one mk_gl_draw_crowd call (instanced, vertex pulling)
+ *   qcrowd    the same over quantized frames (mk_gl_frames_create_quantized:
+ *             10 bytes per vertex and frame instead of 24)
  *   cpu       mk_blend_frames per unit on the CPU, transformed into one big
  *             vertex stream, uploaded and drawn with one call
  * Each frame is rendered into a 512x512 offscreen target and waited for
@@ -21,7 +23,7 @@ typedef struct bench {
     mk_gl_renderer *r;
     mk_gl_target *target;
     mk_frame_set *set;
-    mk_gl_frames *frames;
+    mk_gl_frames *frames, *qframes;
     mk_gl_instance *inst;
     uint32_t n;
     mk_gl_draw_params params;
@@ -55,6 +57,14 @@ static void frame_pair(bench *b)
         note(b, mk_gl_draw_pose(b->r, b->frames, &pose, &p, &err), &err);
     }
     note(b, mk_gl_check("pair frame", &err), &err);
+}
+
+static void frame_qcrowd(bench *b)
+{
+    mk_error err;
+    note(b, mk_gl_target_begin(b->target, clear, &err), &err);
+    note(b, mk_gl_draw_crowd(b->r, b->qframes, b->inst, b->n, &b->params, &err), &err);
+    note(b, mk_gl_check("quantized crowd frame", &err), &err);
 }
 
 static void frame_crowd(bench *b)
@@ -104,12 +114,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_gl: %s\n", err.message);
         return 1;
     }
+    mk_qframe_set *qset = NULL;
+    if (mk_qframe_set_quantize(b.set, NULL, &qset, &err) != MK_OK ||
+        mk_gl_frames_create_quantized(b.r, qset, &b.qframes, &err) != MK_OK) {
+        fprintf(stderr, "bench_gl: %s\n", err.message);
+        return 1;
+    }
+    mk_qframe_set_destroy(qset); /* the GPU keeps its copy */
     printf("GL: %s\n", mk_gl_context_description(ctx));
     printf("unit: %u vertices, %u triangles, %u frames; 512x512 target; ms per frame "
            "(best of 3)\n\n",
            b.set->vertex_count, b.set->index_count / 3, b.set->frame_count);
-    printf("| units | pair draws, one by one | crowd, one instanced call | CPU blend + upload |\n");
-    printf("|------:|-----------------------:|--------------------------:|-------------------:|\n");
+    printf("| units | pair draws, one by one | crowd, one instanced call | crowd, quantized frames "
+           "| CPU blend + upload |\n");
+    printf("|------:|-----------------------:|--------------------------:|------------------------:"
+           "|-------------------:|\n");
     const uint32_t sizes[] = {100, 1000, 10000};
     const uint32_t quick_sizes[] = {10};
     const uint32_t *ns = quick ? quick_sizes : sizes;
@@ -149,21 +168,23 @@ int main(int argc, char **argv)
             return 1;
         }
         double rounds_s = quick ? 0.0 : 0.3;
-        double t_pair, t_crowd, t_cpu;
+        double t_pair, t_crowd, t_qcrowd, t_cpu;
         MK_BENCH_BEST(t_pair, quick ? 1 : 3, rounds_s, frame_pair(&b));
         MK_BENCH_BEST(t_crowd, quick ? 1 : 3, rounds_s, frame_crowd(&b));
+        MK_BENCH_BEST(t_qcrowd, quick ? 1 : 3, rounds_s, frame_qcrowd(&b));
         MK_BENCH_BEST(t_cpu, quick ? 1 : 3, rounds_s, frame_cpu(&b));
         if (b.status != MK_OK) {
             fprintf(stderr, "bench_gl: %s\n", b.err.message);
             return 1;
         }
-        printf("| %5u | %22.2f | %25.2f | %18.2f |\n", n, t_pair * 1e3, t_crowd * 1e3,
-               t_cpu * 1e3);
+        printf("| %5u | %22.2f | %25.2f | %23.2f | %18.2f |\n", n, t_pair * 1e3, t_crowd * 1e3,
+               t_qcrowd * 1e3, t_cpu * 1e3);
         fflush(stdout);
         mk_gl_mesh_destroy(b.mesh);
         free(b.inst), free(b.pos), free(b.nrm), free(b.tmp_p), free(b.tmp_n), free(idx);
     }
     mk_gl_frames_destroy(b.frames);
+    mk_gl_frames_destroy(b.qframes);
     mk_frame_set_destroy(b.set);
     mk_gl_target_destroy(b.target);
     mk_gl_renderer_destroy(b.r);
