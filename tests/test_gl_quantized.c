@@ -63,7 +63,9 @@ static void test_quantized_capture_matches_cpu(void)
     CHECK_CONTAINS(err.message, "crowd path only");
     inst[3].frame_a = 4;
     CHECK(mk_gl_capture_crowd(renderer, g, inst, N, gp, gn, &err) == MK_ERR_INVALID_ARGUMENT);
-    CHECK(mk_gl_frames_create_quantized(renderer, NULL, &g, &err) == MK_ERR_INVALID_ARGUMENT);
+    mk_gl_frames *none = g;
+    CHECK(mk_gl_frames_create_quantized(renderer, NULL, &none, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(none == NULL);
     free(gp), free(gn), free(cp), free(cn);
     mk_gl_frames_destroy(g);
     mk_qframe_set_destroy(q);
