@@ -246,6 +246,31 @@ MK_API mk_status mk_gl_capture_crowd(mk_gl_renderer *renderer, const mk_gl_frame
                                      const mk_gl_instance *instances, uint32_t count,
                                      float *out_positions, float *out_normals, mk_error *err);
 
+/* ---- compute path (OpenGL 4.3+) ---------------------------------------------- */
+
+/* True when the renderer's context has OpenGL 4.3 (compute shaders), so the
+ * compute path below works. */
+MK_API bool mk_gl_renderer_has_compute(const mk_gl_renderer *renderer);
+
+/* The crowd draw for very large crowds: a compute shader blends every
+ * instance's pose into one buffer (the arithmetic of mk_gl_draw_crowd),
+ * then one instanced draw reads it, so the vertex shader does no blending.
+ * Same arguments and checks as mk_gl_draw_crowd; also
+ * MK_ERR_UNSUPPORTED below OpenGL 4.3, MK_ERR_INVALID_ARGUMENT for
+ * quantized frames (float frames only), MK_ERR_LIMIT when count *
+ * vertex_count poses (32 bytes each) do not fit one buffer. */
+MK_API mk_status mk_gl_draw_crowd_compute(mk_gl_renderer *renderer, const mk_gl_frames *frames,
+                                          const mk_gl_instance *instances, uint32_t count,
+                                          const mk_gl_draw_params *params, mk_error *err);
+
+/* The blended poses of the compute path read back, laid out as
+ * mk_gl_capture_crowd's (instance after instance, float3). */
+MK_API mk_status mk_gl_capture_crowd_compute(mk_gl_renderer *renderer,
+                                             const mk_gl_frames *frames,
+                                             const mk_gl_instance *instances, uint32_t count,
+                                             float *out_positions, float *out_normals,
+                                             mk_error *err);
+
 /* ---- offscreen framebuffer and readback ------------------------------------ */
 
 typedef struct mk_gl_target mk_gl_target;

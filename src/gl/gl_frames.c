@@ -327,8 +327,8 @@ static bool all_zero16(const float *m)
 }
 
 /* The one check of a crowd draw or capture, before any GL call. */
-static mk_status check_crowd(const mk_gl_renderer *r, const mk_gl_frames *g,
-                             const mk_gl_instance *instances, uint32_t count, mk_error *err)
+mk_status mk_gl_check_crowd(const mk_gl_renderer *r, const mk_gl_frames *g,
+                            const mk_gl_instance *instances, uint32_t count, mk_error *err)
 {
     MK_GL_REQUIRE(r, "renderer", err);
     MK_GL_REQUIRE(g, "frames", err);
@@ -351,11 +351,9 @@ static mk_status check_crowd(const mk_gl_renderer *r, const mk_gl_frames *g,
     return MK_OK;
 }
 
-/* Copies the (checked) instances into the renderer's instance buffer and
- * sets up the crowd program over g's frame texture and VAO. */
-static mk_status bind_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
-                            const mk_gl_instance *instances, uint32_t count,
-                            const mk_gl_draw_params *params, mk_error *err)
+/* Copies the (checked) instances into the renderer's instance buffer. */
+mk_status mk_gl_upload_instances(mk_gl_renderer *r, const mk_gl_instance *instances,
+                                 uint32_t count, mk_error *err)
 {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     size_t bytes = (size_t)count * sizeof(mk_gl_gpu_instance);
@@ -388,7 +386,18 @@ static mk_status bind_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
     }
     glUnmapBuffer(GL_ARRAY_BUFFER);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+    return MK_OK;
+}
 
+/* Uploads the (checked) instances and sets up the crowd program over g's
+ * frame texture and VAO. */
+static mk_status bind_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
+                            const mk_gl_instance *instances, uint32_t count,
+                            const mk_gl_draw_params *params, mk_error *err)
+{
+    mk_status s = mk_gl_upload_instances(r, instances, count, err);
+    if (s != MK_OK)
+        return s;
     const mk_gl_program *p = &r->programs[g->quantized ? MK_GL_PROGRAM_QCROWD : MK_GL_PROGRAM_CROWD];
     mk_gl_apply_params(p, params, !g->has_normals);
     glUniform1i(p->vertex_count, (GLint)g->vertex_count);
@@ -421,7 +430,7 @@ mk_status mk_gl_draw_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
                            const mk_gl_instance *instances, uint32_t count,
                            const mk_gl_draw_params *params, mk_error *err)
 {
-    mk_status s = check_crowd(r, g, instances, count, err);
+    mk_status s = mk_gl_check_crowd(r, g, instances, count, err);
     if (s != MK_OK || count == 0)
         return s;
     s = bind_crowd(r, g, instances, count, params, err);
@@ -438,7 +447,7 @@ mk_status mk_gl_capture_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
                               const mk_gl_instance *instances, uint32_t count,
                               float *out_positions, float *out_normals, mk_error *err)
 {
-    mk_status s = check_crowd(r, g, instances, count, err);
+    mk_status s = mk_gl_check_crowd(r, g, instances, count, err);
     if (s != MK_OK || count == 0)
         return s;
     MK_GL_REQUIRE(out_positions, "out_positions", err);

@@ -14,6 +14,7 @@ typedef enum mk_gl_program_id {
     MK_GL_PROGRAM_MORPH,        /* glTF targets from a buffer texture */
     MK_GL_PROGRAM_CROWD,        /* instanced, frames from a buffer texture */
     MK_GL_PROGRAM_QCROWD,       /* the same over quantized frames */
+    MK_GL_PROGRAM_PULLED,       /* compute path draw (GL 4.3; id 0 below) */
     MK_GL_PROGRAM_COUNT
 } mk_gl_program_id;
 
@@ -42,6 +43,11 @@ struct mk_gl_renderer {
     GLuint active_buffer, active_texture; /* morph: active target list */
     size_t active_capacity;        /* bytes */
     int32_t *active_scratch;       /* CPU copy of the list, active_capacity bytes */
+    /* compute path (gl_compute.c), GL 4.3+ only: 0 otherwise */
+    GLuint blend_program;          /* crowd_blend.comp */
+    GLint blend_vertex_count, blend_normal_base, blend_total;
+    GLuint blended_buffer;         /* 2 vec4 per (instance, vertex), grown as needed */
+    size_t blended_capacity;       /* bytes */
 };
 
 struct mk_gl_frames {
@@ -110,6 +116,19 @@ bool mk_gl_buffer_reserve(GLenum target, GLuint buffer, size_t *capacity, size_t
 mk_status mk_gl_capture_run(mk_gl_renderer *renderer, GLuint program, uint32_t count,
                             uint32_t instances, uint32_t floats_per_vertex, float *out,
                             mk_error *err);
+
+/* The crowd's argument check and instance upload (gl_frames.c), shared by
+ * the compute path: the check runs before any GL call; the upload fills the
+ * renderer's instance buffer with count checked instances. */
+mk_status mk_gl_check_crowd(const mk_gl_renderer *r, const mk_gl_frames *g,
+                            const mk_gl_instance *instances, uint32_t count, mk_error *err);
+mk_status mk_gl_upload_instances(mk_gl_renderer *r, const mk_gl_instance *instances,
+                                 uint32_t count, mk_error *err);
+
+/* Compiles the compute path's program (GL 4.3+; gl_compute.c) and frees
+ * its objects. */
+mk_status mk_gl_compute_init(mk_gl_renderer *r, mk_error *err);
+void mk_gl_compute_release(mk_gl_renderer *r);
 
 /* MK_ERR_INVALID_ARGUMENT naming `what` when p is NULL. */
 #define MK_GL_REQUIRE(p, what, err)                                                         \

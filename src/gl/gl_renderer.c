@@ -12,6 +12,7 @@ typedef struct program_source {
     const char *name; /* for error messages: the file in src/gl/shaders */
     const char *vertex;
     const char *const *varyings; /* transform feedback outputs, NULL-terminated */
+    int min_version;             /* 0: 3.3; else the GL version (43) it needs */
 } program_source;
 
 static const char *const varyings_frames[] = {"tf_position", "tf_normal", NULL};
@@ -24,6 +25,8 @@ static const program_source sources[MK_GL_PROGRAM_COUNT] = {
     [MK_GL_PROGRAM_MORPH] = {"morph.vert", mk_gl_shader_morph_vert, varyings_morph},
     [MK_GL_PROGRAM_CROWD] = {"crowd.vert", mk_gl_shader_crowd_vert, varyings_frames},
     [MK_GL_PROGRAM_QCROWD] = {"qcrowd.vert", mk_gl_shader_qcrowd_vert, varyings_frames},
+    [MK_GL_PROGRAM_PULLED] = {"crowd_pulled.vert", mk_gl_shader_crowd_pulled_vert,
+                              varyings_frames, 43},
 };
 
 /* Compiles one stage; on failure the message carries the shader's name and
@@ -131,7 +134,10 @@ mk_status mk_gl_renderer_create(const mk_allocator *alloc, mk_gl_renderer **out,
     GLuint fragment;
     mk_status s = mk_gl_compile_shader(GL_FRAGMENT_SHADER, "lit.frag", mk_gl_shader_lit_frag, &fragment, err);
     for (int i = 0; s == MK_OK && i < MK_GL_PROGRAM_COUNT; i++)
-        s = link_program(&sources[i], fragment, &r->programs[i], err);
+        if (version >= sources[i].min_version)
+            s = link_program(&sources[i], fragment, &r->programs[i], err);
+    if (s == MK_OK && version >= 43)
+        s = mk_gl_compute_init(r, err);
     if (s == MK_OK)
         glDeleteShader(fragment);
     if (s != MK_OK) {
@@ -174,6 +180,7 @@ void mk_gl_renderer_destroy(mk_gl_renderer *r)
     glDeleteTextures(1, &r->active_texture);
     glDeleteFramebuffers(1, &r->capture_fbo);
     glDeleteRenderbuffers(1, &r->capture_color);
+    mk_gl_compute_release(r);
     mk_free(&r->allocator, r->active_scratch, r->active_capacity);
     mk_allocator a = r->allocator;
     mk_free(&a, r, sizeof *r);
