@@ -15,7 +15,10 @@
  * AVX-512, AVX2 (on CPUs with AVX2 and FMA), SSE2 or plain C, the best the
  * CPU runs. The environment variable MK_SIMD=scalar|sse2|avx2|avx512 forces
  * a lower variant (a higher one than the CPU has is ignored). Every variant
- * gives the plain C reference's results bit for bit (tested per variant). */
+ * gives the plain C reference's results bit for bit (tested per variant).
+ * Outputs of 2^20 vertices or more are written with non-temporal stores by
+ * the AVX-512 variant: they would not stay in cache anyway, and streaming
+ * them saves reading each output line before it is overwritten. */
 #ifndef MORPHKIT_BLEND_H
 #define MORPHKIT_BLEND_H
 
