@@ -79,6 +79,36 @@ static void test_compute_poses_match_cpu(void)
     mk_frame_set_destroy(set);
 }
 
+/* More than 65535 groups of 64 (4.19M poses): dispatched in rows; the last
+ * instance must still be blended. */
+static void test_compute_many_groups(void)
+{
+    mk_frame_set *set = mk_fx_blob(2, 40, 48); /* 2009 vertices */
+    mk_error err;
+    mk_gl_frames *g = NULL;
+    CHECK(mk_gl_frames_create(renderer, set, &g, &err) == MK_OK);
+    if (!g)
+        return;
+    enum { M = 2100 };
+    mk_gl_instance *inst = calloc(M, sizeof *inst);
+    for (uint32_t i = 0; i < M; i++)
+        inst[i].frame_b = 1, inst[i].weight = (float)(i % 5) / 4.0f;
+    const uint32_t vc = set->vertex_count;
+    CHECK((uint64_t)M * vc > 65535u * 64u);
+    float *gp = malloc((size_t)M * vc * 12), *cp = malloc((size_t)vc * 12);
+    CHECK(mk_gl_capture_crowd_compute(renderer, g, inst, M, gp, NULL, &err) == MK_OK);
+    double worst = 0;
+    for (uint32_t i = M - 3; i < M; i++) {
+        CHECK(mk_blend_frames(set, 0, 1, inst[i].weight, cp, NULL, vc, NULL) == MK_OK);
+        for (size_t k = 0; k < (size_t)vc * 3; k++)
+            worst = fmax(worst, fabs(gp[(size_t)i * vc * 3 + k] - cp[k]));
+    }
+    CHECK(worst <= 1e-5);
+    free(gp), free(cp), free(inst);
+    mk_gl_frames_destroy(g);
+    mk_frame_set_destroy(set);
+}
+
 static void test_compute_picture_matches_crowd(void)
 {
     enum { W = 160, H = 160 };
@@ -124,6 +154,7 @@ static void test_compute_picture_matches_crowd(void)
 int main(int argc, char **argv)
 {
     static const mk_test_case cases[] = {MK_TEST(test_compute_poses_match_cpu),
+                                         MK_TEST(test_compute_many_groups),
                                          MK_TEST(test_compute_picture_matches_crowd)};
     mk_gl_context *context = NULL;
     mk_error err;

@@ -95,7 +95,11 @@ static mk_status blend_pass(mk_gl_renderer *r, const mk_gl_frames *g,
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, r->instance_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, g->vertex_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, r->blended_buffer);
-    glDispatchCompute((GLuint)((total + 63) / 64), 1, 1);
+    /* 64 invocations a group; GL guarantees 65535 groups per dimension, so
+     * larger counts are dispatched as rows (the shader skips the excess) */
+    uint64_t groups = (total + 63) / 64;
+    GLuint x = groups < 65535 ? (GLuint)groups : 65535u;
+    glDispatchCompute(x, (GLuint)((groups + x - 1) / x), 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     return MK_OK;
 }

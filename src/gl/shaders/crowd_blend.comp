@@ -34,7 +34,9 @@ vec3 safe_normalize(vec3 n)
 
 void main()
 {
-    int g = int(gl_GlobalInvocationID.x);
+    // rows of at most 65535 groups (the smallest limit GL allows per dimension)
+    int g = int(gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x +
+                gl_GlobalInvocationID.x);
     if (g >= u_total)
         return;
     int i = g / u_vertex_count, v = g - i * u_vertex_count;
