@@ -194,17 +194,19 @@ MK_AVX2 void mk_qblend_normals_avx2(float *out, const int16_t *a, const int16_t 
                                     _mm256_mul_ps(z, z));
         __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(len2));
         inv = _mm256_and_ps(inv, _mm256_cmp_ps(len2, min_len2, _CMP_GE_OQ));
-        /* SoA to packed float3 through a small buffer the stores forward from */
-        float tx[8], ty[8], tz[8];
-        _mm256_storeu_ps(tx, _mm256_mul_ps(x, inv));
-        _mm256_storeu_ps(ty, _mm256_mul_ps(y, inv));
-        _mm256_storeu_ps(tz, _mm256_mul_ps(z, inv));
+        x = _mm256_mul_ps(x, inv);
+        y = _mm256_mul_ps(y, inv);
+        z = _mm256_mul_ps(z, inv);
+        /* SoA back to packed float3, per 128-bit lane (vertices 0-3 and
+         * 4-7): r0 = x0 y0 z0 x1, r1 = y1 z1 x2 y2, r2 = z2 x3 y3 z3 */
+        __m256 xy_lo = _mm256_unpacklo_ps(x, y), xy_hi = _mm256_unpackhi_ps(x, y);
+        __m256 zx = _mm256_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0));  /* z0 z0 x1 x1 */
+        __m256 yz = _mm256_shuffle_ps(y, z, _MM_SHUFFLE(1, 1, 1, 1));  /* y1 y1 z1 z1 */
+        __m256 zxy = _mm256_shuffle_ps(z, xy_hi, _MM_SHUFFLE(3, 2, 3, 2)); /* z2 z3 x3 y3 */
         float *o = out + 3 * i;
-        for (int l = 0; l < 8; l++) {
-            o[3 * l] = tx[l];
-            o[3 * l + 1] = ty[l];
-            o[3 * l + 2] = tz[l];
-        }
+        store_lanes(o, _mm256_shuffle_ps(xy_lo, zx, _MM_SHUFFLE(2, 0, 1, 0)));
+        store_lanes(o + 4, _mm256_shuffle_ps(yz, xy_hi, _MM_SHUFFLE(1, 0, 2, 0)));
+        store_lanes(o + 8, _mm256_shuffle_ps(zxy, zxy, _MM_SHUFFLE(1, 3, 2, 0)));
     }
     _mm256_zeroupper();
     mk_qblend_normals_scalar(out + 3 * i, a + 2 * i, b + 2 * i, w, count - i);
