@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bench/suite.h"
+#include "suite.h"
 #include "cli.h"
 
 static void help(FILE *out)
