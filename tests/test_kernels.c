@@ -105,6 +105,12 @@ static void test_every_variant_matches_reference_bit_for_bit(void)
                 k->madd(out, out, d3, wk, kk, 3 * n);
                 CHECK(memcmp(out, ref, 3 * n * sizeof(float)) == 0);
             }
+            for (uint32_t kk = 1; kk <= 4; kk++) { /* quantized morph sums */
+                const int16_t *q4[4] = {oa, ob, oa + 1, ob + 2};
+                const float ck[4] = {1e-4f, -3e-5f, 2e-5f, 7e-6f};
+                reset(), s->qmadd(ref, fa_, q4, ck, kk, 2 * n), k->qmadd(out, fa_, q4, ck, kk, 2 * n);
+                CHECK(same(2 * n));
+            }
             for (size_t wi = 0; wi < sizeof w4 / sizeof w4[0]; wi++) {
                 reset(), s->sum4_positions(ref, f, w4[wi], n), k->sum4_positions(out, f, w4[wi], n);
                 CHECK(same(3 * n));

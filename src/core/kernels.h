@@ -40,6 +40,11 @@ typedef void (*mk_qlerp_normals_fn)(float *out, const int16_t *a, const int16_t 
 typedef void (*mk_madd_fn)(float *out, const float *src, const float *const *d, const float *w,
                            uint32_t k, size_t n);
 
+/* The same over quantized deltas: out = src + c[0] q[0] + ... (c already
+ * holds weight * scale), summed left to right; out may be src. */
+typedef void (*mk_qmadd_fn)(float *out, const float *src, const int16_t *const *q,
+                            const float *c, uint32_t k, size_t n);
+
 typedef struct mk_kernels {
     const char *name; /* "scalar", "sse2", "avx2", "avx512" */
     mk_simd_level level;
@@ -50,6 +55,7 @@ typedef struct mk_kernels {
     mk_qlerp_positions_fn qblend_positions;
     mk_qlerp_normals_fn qblend_normals;
     mk_madd_fn madd;
+    mk_qmadd_fn qmadd;
 } mk_kernels;
 
 /* The table in use: the best the CPU runs, or the level MK_SIMD names
@@ -91,6 +97,8 @@ void mk_qblend_normals_scalar(float *out, const int16_t *a, const int16_t *b, fl
                               size_t count);
 void mk_madd_scalar(float *out, const float *src, const float *const *d, const float *w,
                     uint32_t k, size_t n);
+void mk_qmadd_scalar(float *out, const float *src, const int16_t *const *q, const float *c,
+                     uint32_t k, size_t n);
 
 /* 1 / 32767: an snorm16 value q decodes as q * this (the same product in
  * every variant). */

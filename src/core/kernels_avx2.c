@@ -242,6 +242,36 @@ MK_AVX2 static void madd_avx2(float *out, const float *src, const float *const *
     mk_madd_scalar(out + i, src + i, dt, w, k, n - i);
 }
 
+/* k is a constant in each call of the switch below. */
+MK_AVX2 static inline size_t qmadd_avx2_k(float *out, const float *src, const int16_t *const *q,
+                                     const float *c, uint32_t k, size_t n)
+{
+    __m256 cv[4];
+    for (uint32_t j = 0; j < k; j++)
+        cv[j] = _mm256_set1_ps(c[j]);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 r = _mm256_loadu_ps(src + i);
+        for (uint32_t j = 0; j < k; j++)
+            r = _mm256_add_ps(r, _mm256_mul_ps(cv[j], _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(q[j] + i))))));
+        _mm256_storeu_ps(out + i, r);
+    }
+    return i;
+}
+
+MK_AVX2 static void qmadd_avx2(float *out, const float *src, const int16_t *const *q,
+                               const float *c, uint32_t k, size_t n)
+{
+    size_t i = k == 1   ? qmadd_avx2_k(out, src, q, c, 1, n)
+               : k == 2 ? qmadd_avx2_k(out, src, q, c, 2, n)
+               : k == 3 ? qmadd_avx2_k(out, src, q, c, 3, n)
+                        : qmadd_avx2_k(out, src, q, c, 4, n);
+    _mm256_zeroupper();
+    const int16_t *qt[4] = {q[0] + i, q[k > 1 ? 1 : 0] + i, q[k > 2 ? 2 : 0] + i,
+                            q[k > 3 ? 3 : 0] + i};
+    mk_qmadd_scalar(out + i, src + i, qt, c, k, n - i);
+}
+
 const mk_kernels mk_kernels_avx2 = {
     "avx2",
     MK_SIMD_AVX2,
@@ -252,5 +282,6 @@ const mk_kernels mk_kernels_avx2 = {
     qblend_positions_avx2,
     mk_qblend_normals_avx2,
     madd_avx2,
+    qmadd_avx2,
 };
 #endif

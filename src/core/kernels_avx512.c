@@ -376,6 +376,36 @@ MK_AVX512 static void madd_avx512(float *out, const float *src, const float *con
                          w, k, n - i);
 }
 
+/* k is a constant in each call of the switch below. */
+MK_AVX512 static inline size_t qmadd_avx512_k(float *out, const float *src, const int16_t *const *q,
+                                     const float *c, uint32_t k, size_t n)
+{
+    __m512 cv[4];
+    for (uint32_t j = 0; j < k; j++)
+        cv[j] = _mm512_set1_ps(c[j]);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512 r = _mm512_loadu_ps(src + i);
+        for (uint32_t j = 0; j < k; j++)
+            r = _mm512_add_ps(r, _mm512_mul_ps(cv[j], _mm512_cvtepi32_ps(_mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)(q[j] + i))))));
+        _mm512_storeu_ps(out + i, r);
+    }
+    return i;
+}
+
+MK_AVX512 static void qmadd_avx512(float *out, const float *src, const int16_t *const *q,
+                               const float *c, uint32_t k, size_t n)
+{
+    size_t i = k == 1   ? qmadd_avx512_k(out, src, q, c, 1, n)
+               : k == 2 ? qmadd_avx512_k(out, src, q, c, 2, n)
+               : k == 3 ? qmadd_avx512_k(out, src, q, c, 3, n)
+                        : qmadd_avx512_k(out, src, q, c, 4, n);
+    _mm256_zeroupper();
+    const int16_t *qt[4] = {q[0] + i, q[k > 1 ? 1 : 0] + i, q[k > 2 ? 2 : 0] + i,
+                            q[k > 3 ? 3 : 0] + i};
+    mk_kernels_avx2.qmadd(out + i, src + i, qt, c, k, n - i);
+}
+
 const mk_kernels mk_kernels_avx512 = {
     "avx512",
     MK_SIMD_AVX512,
@@ -386,5 +416,6 @@ const mk_kernels mk_kernels_avx512 = {
     qblend_positions_avx512,
     qblend_normals_avx512,
     madd_avx512,
+    qmadd_avx512,
 };
 #endif

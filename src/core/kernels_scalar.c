@@ -123,6 +123,17 @@ void mk_madd_scalar(float *out, const float *src, const float *const *d, const f
     }
 }
 
+void mk_qmadd_scalar(float *out, const float *src, const int16_t *const *q, const float *c,
+                     uint32_t k, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        float r = src[i];
+        for (uint32_t j = 0; j < k; j++)
+            r = r + c[j] * (float)q[j][i];
+        out[i] = r;
+    }
+}
+
 const mk_kernels mk_kernels_scalar = {
     "scalar",
     MK_SIMD_SCALAR,
@@ -133,4 +144,5 @@ const mk_kernels mk_kernels_scalar = {
     mk_qblend_positions_scalar,
     mk_qblend_normals_scalar,
     mk_madd_scalar,
+    mk_qmadd_scalar,
 };

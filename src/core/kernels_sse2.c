@@ -144,5 +144,6 @@ const mk_kernels mk_kernels_sse2 = {
     qblend_positions_sse2,
     mk_qblend_normals_scalar,
     mk_madd_scalar, /* the compiler vectorizes it for SSE2 */
+    mk_qmadd_scalar,
 };
 #endif
