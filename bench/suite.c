@@ -136,6 +136,7 @@ typedef struct blend_ctx {
     const mk_frame_set *set;
     const mk_qframe_set *qset;
     const mk_morph_set *morph;
+    const void *qmorph; /* mk_qmorph_set */
     const float *weights;
     mk_pose pose;
     float *pos, *nrm;
@@ -161,6 +162,14 @@ static void run_pose(void *p)
     blend_ctx *c = p;
     mk_pose_eval(c->set, &c->pose, c->pos, c->nrm, c->set->vertex_count, NULL);
     sink = c->nrm[c->set->vertex_count];
+}
+
+static void run_qmorph(void *p)
+{
+    blend_ctx *c = p;
+    const mk_qmorph_set *q = (const mk_qmorph_set *)c->qmorph;
+    mk_qmorph_evaluate(q, c->weights, c->pos, c->nrm, q->vertex_count, NULL);
+    sink = c->nrm[q->vertex_count];
 }
 
 static void run_morph(void *p)
@@ -220,8 +229,8 @@ static void kernel_rows(runner *run, uint32_t vc)
         run->failed = true;
     if (run->failed)
         goto done;
-    blend_ctx c = {fs, qs, NULL, NULL, {4, {0, 1, 2, 3}, {-0.0625f, 0.5625f, 0.5625f, -0.0625f}},
-                   pos, nrm, 0, vc};
+    blend_ctx c = {fs, qs, NULL, NULL, NULL,
+                   {4, {0, 1, 2, 3}, {-0.0625f, 0.5625f, 0.5625f, -0.0625f}}, pos, nrm, 0, vc};
     const char *where = mem ? "from memory" : "in cache";
     (void)where;
     mk_bench_row *f = measure(run, "blend", "float frames, positions + normals", vc, 48, 24, 1.15,
@@ -254,6 +263,13 @@ static void kernel_rows(runner *run, uint32_t vc)
                 sparse ? "glTF morph, 4 of 64 targets, sparse 10%"
                        : "glTF morph, 4 of 64 targets, dense",
                 vc, read, 24, 1.3, run_morph, &c);
+        mk_qmorph_set *q = NULL;
+        if (!sparse && mk_qmorph_set_quantize(m, NULL, &q, NULL) == MK_OK) {
+            c.qmorph = q;
+            measure(run, "qmorph_dense", "quantized glTF morph, 4 of 64 targets, dense", vc,
+                    24.0 + 4 * 12.0, 24, 0, run_qmorph, &c);
+            mk_qmorph_set_destroy(q);
+        }
         mk_morph_set_destroy(m);
     }
 done:
@@ -320,7 +336,7 @@ static void thread_rows(runner *run, uint32_t vc, uint32_t threads)
     }
     blend_ctx jobs[MAX_THREADS];
     for (uint32_t t = 0; t < threads; t++) /* ranges of whole 64-vertex blocks */
-        jobs[t] = (blend_ctx){fs, NULL, NULL, NULL, {0, {0}, {0}}, pos, nrm,
+        jobs[t] = (blend_ctx){fs, NULL, NULL, NULL, NULL, {0, {0}, {0}}, pos, nrm,
                               (uint32_t)((uint64_t)vc * t / threads) & ~63u,
                               t + 1 == threads ? vc
                                                : (uint32_t)((uint64_t)vc * (t + 1) / threads) & ~63u};

@@ -17,7 +17,8 @@ assert list(d)[0] == "version" and d["version"] == 1
 assert d["simd"] == "scalar", d["simd"]
 assert d["bandwidth_gbs"] > 0
 kernels = [r["kernel"] for r in d["rows"]]
-for k in ("blend", "qblend", "qblend_vs_float_copy", "pose_smooth", "morph_dense", "morph_sparse"):
+for k in ("blend", "qblend", "qblend_vs_float_copy", "pose_smooth", "morph_dense", "qmorph_dense",
+          "morph_sparse"):
     assert kernels.count(k) == 2, k  # in cache and from memory
 for r in d["rows"]:
     assert r["ns_per_vertex"] > 0 and r["copy_ns_per_vertex"] > 0
