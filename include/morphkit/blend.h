@@ -11,9 +11,14 @@
  * below 1e-12 (opposite inputs at w = 0.5, or zero inputs) is written as
  * (0, 0, 0), never NaN, so a caller can detect it.
  *
- * The kernels use AVX where the CPU has it (checked at run time), else SSE2
- * on x86-64, else plain C; every variant matches the plain C reference
- * within 2e-7 per component (in practice bit for bit). */
+ * The kernels are chosen once per process, at the first call (thread-safe):
+ * AVX-512, AVX2 (on CPUs with AVX2 and FMA), SSE2 or plain C, the best the
+ * CPU runs. The environment variable MK_SIMD=scalar|sse2|avx2|avx512 forces
+ * a lower variant (a higher one than the CPU has is ignored). Every variant
+ * gives the plain C reference's results bit for bit (tested per variant).
+ * Outputs of 2^20 vertices or more are written with non-temporal stores by
+ * the AVX-512 variant: they would not stay in cache anyway, and streaming
+ * them saves reading each output line before it is overwritten. */
 #ifndef MORPHKIT_BLEND_H
 #define MORPHKIT_BLEND_H
 
@@ -44,7 +49,18 @@ MK_API mk_status mk_blend_frames(const mk_frame_set *set, uint32_t fa, uint32_t 
                                  float *out_positions, float *out_normals, size_t out_capacity,
                                  mk_error *err);
 
-/* The name of the kernel variant in use ("avx", "sse2" or "scalar"). */
+/* The job form of mk_blend_frames: blends only vertices [begin, end), so
+ * threads can each take a range of one large set (the library starts no
+ * threads). The outputs are the whole buffers (vertex 0 first; only the
+ * range is written) and out_capacity their size in vertices, as above.
+ * Ranges split anywhere give the same bytes as one whole call. Also
+ * MK_ERR_INVALID_ARGUMENT for begin > end or end > vertex_count. */
+MK_API mk_status mk_blend_frames_range(const mk_frame_set *set, uint32_t fa, uint32_t fb, float w,
+                                       uint32_t begin, uint32_t end, float *out_positions,
+                                       float *out_normals, size_t out_capacity, mk_error *err);
+
+/* The name of the kernel variant in use: "avx512", "avx2", "sse2" or
+ * "scalar". */
 MK_API const char *mk_blend_kernel_name(void);
 
 #ifdef __cplusplus

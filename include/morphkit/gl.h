@@ -59,6 +59,7 @@
 #include "morphkit/morph.h"
 #include "morphkit/skin.h"
 #include "morphkit/pose.h"
+#include "morphkit/qframe_set.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -132,6 +133,17 @@ typedef struct mk_gl_frames mk_gl_frames;
  * or vertices is MK_ERR_INVALID_ARGUMENT. set may be freed afterwards. */
 MK_API mk_status mk_gl_frames_create(mk_gl_renderer *renderer, const mk_frame_set *set,
                                      mk_gl_frames **out, mk_error *err);
+/* Uploads a quantized frame set as it is stored (no conversion on the CPU):
+ * positions as 16-bit normalized texels with the set's scale and offset,
+ * normals as octahedral 16-bit pairs, 10 bytes per vertex and frame instead
+ * of 24. Such frames are drawn with the crowd path only (mk_gl_draw_crowd,
+ * mk_gl_capture_crowd), which blends them as mk_blend_qframes does (within
+ * 1e-5 of it, tested); the pair path answers MK_ERR_INVALID_ARGUMENT.
+ * Errors as mk_gl_frames_create (MK_ERR_LIMIT above
+ * GL_MAX_TEXTURE_BUFFER_SIZE / 3 vertices in all frames). */
+MK_API mk_status mk_gl_frames_create_quantized(mk_gl_renderer *renderer,
+                                               const mk_qframe_set *set, mk_gl_frames **out,
+                                               mk_error *err);
 MK_API void mk_gl_frames_destroy(mk_gl_frames *frames);
 /* 0 for NULL. */
 MK_API uint32_t mk_gl_frames_frame_count(const mk_gl_frames *frames);
@@ -269,6 +281,31 @@ MK_API mk_status mk_gl_draw_crowd(mk_gl_renderer *renderer, const mk_gl_frames *
 MK_API mk_status mk_gl_capture_crowd(mk_gl_renderer *renderer, const mk_gl_frames *frames,
                                      const mk_gl_instance *instances, uint32_t count,
                                      float *out_positions, float *out_normals, mk_error *err);
+
+/* ---- compute path (OpenGL 4.3+) ---------------------------------------------- */
+
+/* True when the renderer's context has OpenGL 4.3 (compute shaders), so the
+ * compute path below works. */
+MK_API bool mk_gl_renderer_has_compute(const mk_gl_renderer *renderer);
+
+/* The crowd draw for very large crowds: a compute shader blends every
+ * instance's pose into one buffer (the arithmetic of mk_gl_draw_crowd),
+ * then one instanced draw reads it, so the vertex shader does no blending.
+ * Same arguments and checks as mk_gl_draw_crowd; also
+ * MK_ERR_UNSUPPORTED below OpenGL 4.3, MK_ERR_INVALID_ARGUMENT for
+ * quantized frames (float frames only), MK_ERR_LIMIT when count *
+ * vertex_count poses (32 bytes each) do not fit one buffer. */
+MK_API mk_status mk_gl_draw_crowd_compute(mk_gl_renderer *renderer, const mk_gl_frames *frames,
+                                          const mk_gl_instance *instances, uint32_t count,
+                                          const mk_gl_draw_params *params, mk_error *err);
+
+/* The blended poses of the compute path read back, laid out as
+ * mk_gl_capture_crowd's (instance after instance, float3). */
+MK_API mk_status mk_gl_capture_crowd_compute(mk_gl_renderer *renderer,
+                                             const mk_gl_frames *frames,
+                                             const mk_gl_instance *instances, uint32_t count,
+                                             float *out_positions, float *out_normals,
+                                             mk_error *err);
 
 /* ---- offscreen framebuffer and readback ------------------------------------ */
 

@@ -10,6 +10,8 @@
 #include "morphkit/frame_set.h"
 #include "morphkit/blend.h"
 #include "morphkit/pose.h"
+#include "morphkit/qframe_set.h"
+#include "morphkit/qmorph.h"
 #include "morphkit/morph.h"
 #include "morphkit/track.h"
 #include "morphkit/scene.h"

@@ -108,19 +108,6 @@ static inline void mk_strfree(const mk_allocator *a, char *s)
  * (0, 0, 0) rather than divided by ~0 (blend.h). */
 #define MK_NORMAL_MIN_LENGTH2 1e-24f
 
-/* Blend kernel variants, for tests comparing them with the reference. */
-void mk_blend_positions_scalar(float *out, const float *a, const float *b, float w, size_t count);
-void mk_blend_normals_scalar(float *out, const float *a, const float *b, float w, size_t count);
-#if defined(__SSE2__)
-#define MK_HAVE_SSE2 1
-void mk_blend_normals_sse2(float *out, const float *a, const float *b, float w, size_t count);
-#endif
-#if defined(__x86_64__) && defined(__GNUC__)
-#define MK_HAVE_AVX 1
-void mk_blend_positions_avx(float *out, const float *a, const float *b, float w, size_t count);
-void mk_blend_normals_avx(float *out, const float *a, const float *b, float w, size_t count);
-#endif
-
 /* The plain C skinning kernel (skin.c), for tests comparing the SIMD one
  * with it; arguments as mk_skin_apply's, already checked. */
 struct mk_skin;

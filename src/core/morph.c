@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "kernels.h"
 #include "morphkit/blend.h"
 #include "morphkit/morph.h"
 
@@ -194,51 +195,62 @@ static void normalize3(float *p, size_t count, size_t stride)
     }
 }
 
-/* out = src + sum of k (1..4) weighted dense float3 streams, one pass (n =
- * 3 * vertices floats). Fusing the targets reads each output once instead
- * of once per target. The sum is evaluated left to right, so it rounds
- * exactly like k separate `out += w * delta` passes in the same order
- * (the sparse path): that is what makes dense and sparse storage agree.
- * No padding terms: w * 0 could turn a -0 into +0. */
+/* out = src + sum of k (1..4) weighted dense float3 streams, one pass over
+ * n floats, through the kernel table (kernels.h: mk_madd_fn). Fusing the
+ * targets reads each output once instead of once per target; the sum is
+ * evaluated left to right, so it rounds exactly like k separate
+ * `out += w * delta` passes in the same order (the sparse path): that is
+ * what makes dense and sparse storage agree. */
 static void fused_sum(float *out, const float *src, const float *const *d, const float *w,
                       uint32_t k, size_t n)
 {
-    /* no restrict: out may be src (later groups); the compiler checks
-     * overlap once per call and runs the vector loop */
-    const float *d0 = d[0], *d1 = d[k > 1 ? 1 : 0], *d2 = d[k > 2 ? 2 : 0], *d3 = d[k > 3 ? 3 : 0];
-    const float w0 = w[0], w1 = w[k > 1 ? 1 : 0], w2 = w[k > 2 ? 2 : 0], w3 = w[k > 3 ? 3 : 0];
-    switch (k) {
-    case 1:
-        for (size_t i = 0; i < n; i++)
-            out[i] = src[i] + w0 * d0[i];
-        break;
-    case 2:
-        for (size_t i = 0; i < n; i++)
-            out[i] = src[i] + w0 * d0[i] + w1 * d1[i];
-        break;
-    case 3:
-        for (size_t i = 0; i < n; i++)
-            out[i] = src[i] + w0 * d0[i] + w1 * d1[i] + w2 * d2[i];
-        break;
-    default:
-        for (size_t i = 0; i < n; i++)
-            out[i] = src[i] + w0 * d0[i] + w1 * d1[i] + w2 * d2[i] + w3 * d3[i];
-        break;
+    mk_kernels_active()->madd(out, src, d, w, k, n);
+}
+
+/* First entry of a sparse delta whose vertex index is >= v (indices
+ * strictly increase: validated). */
+static size_t lower_entry(const mk_morph_delta *d, uint32_t v)
+{
+    size_t lo = 0, hi = d->entry_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->indices[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* out (packed float3, the whole array) += w * the sparse entries of d
+ * whose vertices lie in [v0, v1). */
+static void add_sparse_range(float *restrict out, const mk_morph_delta *d, float w, uint32_t v0,
+                             uint32_t v1)
+{
+    const float *restrict v = d->values;
+    for (size_t e = lower_entry(d, v0); e < d->entry_count && d->indices[e] < v1; e++) {
+        float *o = out + (size_t)d->indices[e] * 3;
+        o[0] += w * v[3 * e];
+        o[1] += w * v[3 * e + 1];
+        o[2] += w * v[3 * e + 2];
     }
 }
 
-/* One packed float3 attribute (positions or normals): base plus every
- * active target's delta in the order given. Runs of dense deltas are fused
- * up to 4 at a time; a sparse delta first flushes the run, so every vertex
- * sees its additions in target order whatever the storage. */
+/* One packed float3 attribute (positions or normals) for vertices
+ * [v0, v1): base plus every active target's delta in the order given
+ * (out and base are the whole arrays). Runs of dense deltas are fused up to
+ * 4 at a time; a sparse delta first flushes the run, so every vertex sees
+ * its additions in target order whatever the storage. */
 static void accumulate3(const mk_morph_set *set, int attribute, const float *base,
-                        const uint32_t *targets, const float *weights, size_t count, float *out)
+                        const uint32_t *targets, const float *weights, size_t count, float *out,
+                        uint32_t v0, uint32_t v1)
 {
-    size_t n = (size_t)set->vertex_count * 3;
+    const size_t at = (size_t)v0 * 3, n = (size_t)(v1 - v0) * 3;
     const float *dense[4];
     float dw[4];
     uint32_t k = 0;
     bool started = false; /* out holds base plus what was added so far */
+    base += at;
     for (size_t i = 0; i < count; i++) {
         float w = weights[i];
         if (w == 0.0f)
@@ -248,28 +260,33 @@ static void accumulate3(const mk_morph_set *set, int attribute, const float *bas
         if (!d->entry_count)
             continue; /* absent */
         if (!d->indices) {
-            dense[k] = d->values;
+            dense[k] = d->values + at;
             dw[k++] = w;
             if (k < 4)
                 continue;
         }
         if (k) {
-            fused_sum(out, started ? out : base, dense, dw, k, n);
+            fused_sum(out + at, started ? out + at : base, dense, dw, k, n);
             started = true;
             k = 0;
         }
         if (d->indices) {
             if (!started)
-                memcpy(out, base, n * sizeof(float));
+                memcpy(out + at, base, n * sizeof(float));
             started = true;
-            add_delta(out, 3, d, w);
+            add_sparse_range(out, d, w, v0, v1);
         }
     }
     if (k)
-        fused_sum(out, started ? out : base, dense, dw, k, n);
+        fused_sum(out + at, started ? out + at : base, dense, dw, k, n);
     else if (!started)
-        memcpy(out, base, n * sizeof(float));
+        memcpy(out + at, base, n * sizeof(float));
 }
+
+/* Vertices per block: positions and normals are finished block by block,
+ * so each normal block is re-normalized while it is still in L1 (12 KB)
+ * instead of in a second pass over the whole output. */
+#define MORPH_BLOCK 1024u
 
 static void evaluate(const mk_morph_set *set, const uint32_t *targets, const float *weights,
                      size_t count, float *pos, float *nrm, float *tan)
@@ -279,9 +296,16 @@ static void evaluate(const mk_morph_set *set, const uint32_t *targets, const flo
         nrm = NULL;
     if (!set->base_tangents)
         tan = NULL;
-    accumulate3(set, MK_MORPH_POSITION, set->base_positions, targets, weights, count, pos);
-    if (nrm)
-        accumulate3(set, MK_MORPH_NORMAL, set->base_normals, targets, weights, count, nrm);
+    for (uint32_t v0 = 0; v0 < vc; v0 += MORPH_BLOCK) {
+        uint32_t v1 = vc - v0 < MORPH_BLOCK ? (uint32_t)vc : v0 + MORPH_BLOCK;
+        accumulate3(set, MK_MORPH_POSITION, set->base_positions, targets, weights, count, pos,
+                    v0, v1);
+        if (nrm) {
+            accumulate3(set, MK_MORPH_NORMAL, set->base_normals, targets, weights, count, nrm,
+                        v0, v1);
+            normalize3(nrm + (size_t)v0 * 3, v1 - v0, 3);
+        }
+    }
     if (tan) {
         memcpy(tan, set->base_tangents, vc * 4 * sizeof(float));
         for (size_t i = 0; i < count; i++) {
@@ -294,8 +318,6 @@ static void evaluate(const mk_morph_set *set, const uint32_t *targets, const flo
                 add_delta(tan, 4, d, w);
         }
     }
-    if (nrm)
-        normalize3(nrm, vc, 3);
     if (tan)
         normalize3(tan, vc, 4); /* w (handedness) is left as the base had it */
 }

@@ -18,6 +18,34 @@ static size_t stream_offset(const mk_gl_frames *g, uint32_t f, bool normals)
     return (normals ? (size_t)g->frame_count * frame_bytes : 0) + (size_t)f * frame_bytes;
 }
 
+/* The crowd VAO: no per-vertex attributes (everything is pulled from the
+ * buffer textures by gl_VertexID), per-instance ones from the renderer's
+ * instance buffer, and g's element buffer. */
+static void setup_crowd_vao(mk_gl_renderer *r, mk_gl_frames *g)
+{
+    glBindVertexArray(g->crowd_vao);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->index_buffer);
+    glBindBuffer(GL_ARRAY_BUFFER, r->instance_buffer);
+    GLsizei stride = sizeof(mk_gl_gpu_instance);
+    glEnableVertexAttribArray(0);
+    glVertexAttribIPointer(0, 2, GL_UNSIGNED_INT, stride,
+                           (const void *)offsetof(mk_gl_gpu_instance, frame_a));
+    glVertexAttribDivisor(0, 1);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, stride,
+                          (const void *)offsetof(mk_gl_gpu_instance, weight));
+    glVertexAttribDivisor(1, 1);
+    for (GLuint c = 0; c < 4; c++) {
+        glEnableVertexAttribArray(2 + c);
+        glVertexAttribPointer(2 + c, 4, GL_FLOAT, GL_FALSE, stride,
+                              (const void *)(offsetof(mk_gl_gpu_instance, model) +
+                                             c * 4 * sizeof(float)));
+        glVertexAttribDivisor(2 + c, 1);
+    }
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
 mk_status mk_gl_frames_create(mk_gl_renderer *r, const mk_frame_set *set, mk_gl_frames **out,
                               mk_error *err)
 {
@@ -71,36 +99,85 @@ mk_status mk_gl_frames_create(mk_gl_renderer *r, const mk_frame_set *set, mk_gl_
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)set->index_count * 4),
                  set->indices, GL_STATIC_DRAW);
 
-    /* The crowd VAO: no per-vertex attributes (everything is pulled from the
-     * buffer texture by gl_VertexID), per-instance ones from the renderer's
-     * instance buffer. */
-    glBindVertexArray(g->crowd_vao);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->index_buffer);
-    glBindBuffer(GL_ARRAY_BUFFER, r->instance_buffer);
-    GLsizei stride = sizeof(mk_gl_gpu_instance);
-    glEnableVertexAttribArray(0);
-    glVertexAttribIPointer(0, 2, GL_UNSIGNED_INT, stride,
-                           (const void *)offsetof(mk_gl_gpu_instance, frame_a));
-    glVertexAttribDivisor(0, 1);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, stride,
-                          (const void *)offsetof(mk_gl_gpu_instance, weight));
-    glVertexAttribDivisor(1, 1);
-    for (GLuint c = 0; c < 4; c++) {
-        glEnableVertexAttribArray(2 + c);
-        glVertexAttribPointer(2 + c, 4, GL_FLOAT, GL_FALSE, stride,
-                              (const void *)(offsetof(mk_gl_gpu_instance, model) +
-                                             c * 4 * sizeof(float)));
-        glVertexAttribDivisor(2 + c, 1);
-    }
-    glBindVertexArray(0);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    setup_crowd_vao(r, g);
 
     glBindTexture(GL_TEXTURE_BUFFER, g->frame_texture);
     glTexBuffer(GL_TEXTURE_BUFFER, GL_R32F, g->vertex_buffer);
     glBindTexture(GL_TEXTURE_BUFFER, 0);
 
     mk_status s = mk_gl_check("uploading frames", err);
+    if (s != MK_OK) {
+        mk_gl_frames_destroy(g);
+        return s;
+    }
+    *out = g;
+    return MK_OK;
+}
+
+mk_status mk_gl_frames_create_quantized(mk_gl_renderer *r, const mk_qframe_set *set,
+                                        mk_gl_frames **out, mk_error *err)
+{
+    MK_GL_REQUIRE(out, "out", err);
+    *out = NULL;
+    MK_GL_REQUIRE(r, "renderer", err);
+    MK_GL_REQUIRE(set, "set", err);
+    if (!set->frame_count || !set->vertex_count || !set->positions ||
+        (set->index_count && !set->indices))
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "a quantized frame set needs frames, vertices and positions (%u "
+                            "frames of %u vertices)",
+                            set->frame_count, set->vertex_count);
+    size_t verts = (size_t)set->frame_count * set->vertex_count, texels = verts * 3;
+    if (verts / set->vertex_count != set->frame_count ||
+        texels > (size_t)r->max_texture_buffer_size || texels > INT32_MAX)
+        return mk_error_set(err, MK_ERR_LIMIT, NULL, 0,
+                            "%u frames of %u vertices need %zu texels; this GL allows %d in a "
+                            "buffer texture",
+                            set->frame_count, set->vertex_count, texels,
+                            r->max_texture_buffer_size);
+    mk_gl_frames *g = mk_alloc(&r->allocator, sizeof *g);
+    if (!g)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    memset(g, 0, sizeof *g);
+    g->renderer = r;
+    g->frame_count = set->frame_count;
+    g->vertex_count = set->vertex_count;
+    g->index_count = set->index_count;
+    g->has_normals = set->normals != NULL;
+    g->quantized = true;
+    memcpy(g->scale, set->position_scale, sizeof g->scale);
+    memcpy(g->offset, set->position_offset, sizeof g->offset);
+
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    glGenVertexArrays(1, &g->crowd_vao);
+    glGenBuffers(1, &g->vertex_buffer);
+    glGenBuffers(1, &g->index_buffer);
+    glGenTextures(1, &g->frame_texture);
+    /* the data as stored: no conversion on the CPU */
+    glBindBuffer(GL_ARRAY_BUFFER, g->vertex_buffer);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(texels * sizeof(uint16_t)), set->positions,
+                 GL_STATIC_DRAW);
+    glBindTexture(GL_TEXTURE_BUFFER, g->frame_texture);
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_R16, g->vertex_buffer);
+    if (set->normals) {
+        glGenBuffers(1, &g->normal_buffer);
+        glGenTextures(1, &g->normal_texture);
+        glBindBuffer(GL_ARRAY_BUFFER, g->normal_buffer);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(verts * 2 * sizeof(int16_t)), set->normals,
+                     GL_STATIC_DRAW);
+        glBindTexture(GL_TEXTURE_BUFFER, g->normal_texture);
+        glTexBuffer(GL_TEXTURE_BUFFER, GL_RG16I, g->normal_buffer);
+    }
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->index_buffer);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)set->index_count * 4),
+                 set->indices, GL_STATIC_DRAW);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+    setup_crowd_vao(r, g);
+
+    mk_status s = mk_gl_check("uploading quantized frames", err);
     if (s != MK_OK) {
         mk_gl_frames_destroy(g);
         return s;
@@ -118,6 +195,8 @@ void mk_gl_frames_destroy(mk_gl_frames *g)
     glDeleteBuffers(1, &g->vertex_buffer);
     glDeleteBuffers(1, &g->index_buffer);
     glDeleteTextures(1, &g->frame_texture);
+    glDeleteBuffers(1, &g->normal_buffer);
+    glDeleteTextures(1, &g->normal_texture);
     mk_free(&g->renderer->allocator, g, sizeof *g);
 }
 
@@ -133,6 +212,9 @@ static mk_status check_pose(const mk_gl_renderer *r, const mk_gl_frames *g, cons
     MK_GL_REQUIRE(r, "renderer", err);
     MK_GL_REQUIRE(g, "frames", err);
     MK_GL_REQUIRE(pose, "pose", err);
+    if (g->quantized)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "quantized frames are drawn with the crowd path only");
     if (pose->count != 0 && pose->count != 1 && pose->count != 2 && pose->count != 4)
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                             "a pose has 0, 1, 2 or 4 entries, not %u", pose->count);
@@ -245,8 +327,8 @@ static bool all_zero16(const float *m)
 }
 
 /* The one check of a crowd draw or capture, before any GL call. */
-static mk_status check_crowd(const mk_gl_renderer *r, const mk_gl_frames *g,
-                             const mk_gl_instance *instances, uint32_t count, mk_error *err)
+mk_status mk_gl_check_crowd(const mk_gl_renderer *r, const mk_gl_frames *g,
+                            const mk_gl_instance *instances, uint32_t count, mk_error *err)
 {
     MK_GL_REQUIRE(r, "renderer", err);
     MK_GL_REQUIRE(g, "frames", err);
@@ -269,11 +351,9 @@ static mk_status check_crowd(const mk_gl_renderer *r, const mk_gl_frames *g,
     return MK_OK;
 }
 
-/* Copies the (checked) instances into the renderer's instance buffer and
- * sets up the crowd program over g's frame texture and VAO. */
-static mk_status bind_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
-                            const mk_gl_instance *instances, uint32_t count,
-                            const mk_gl_draw_params *params, mk_error *err)
+/* Copies the (checked) instances into the renderer's instance buffer. */
+mk_status mk_gl_upload_instances(mk_gl_renderer *r, const mk_gl_instance *instances,
+                                 uint32_t count, mk_error *err)
 {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     size_t bytes = (size_t)count * sizeof(mk_gl_gpu_instance);
@@ -306,12 +386,31 @@ static mk_status bind_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
     }
     glUnmapBuffer(GL_ARRAY_BUFFER);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+    return MK_OK;
+}
 
-    const mk_gl_program *p = &r->programs[MK_GL_PROGRAM_CROWD];
+/* Uploads the (checked) instances and sets up the crowd program over g's
+ * frame texture and VAO. */
+static mk_status bind_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
+                            const mk_gl_instance *instances, uint32_t count,
+                            const mk_gl_draw_params *params, mk_error *err)
+{
+    mk_status s = mk_gl_upload_instances(r, instances, count, err);
+    if (s != MK_OK)
+        return s;
+    const mk_gl_program *p = &r->programs[g->quantized ? MK_GL_PROGRAM_QCROWD : MK_GL_PROGRAM_CROWD];
     mk_gl_apply_params(p, params, !g->has_normals);
     glUniform1i(p->vertex_count, (GLint)g->vertex_count);
-    glUniform1i(p->normal_base,
-                g->has_normals ? (GLint)((size_t)g->frame_count * g->vertex_count * 3) : -1);
+    if (g->quantized) {
+        glUniform1i(p->normal_base, g->has_normals ? 0 : -1);
+        glUniform3fv(p->scale, 1, g->scale);
+        glUniform3fv(p->offset, 1, g->offset);
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_BUFFER, g->normal_texture);
+    } else {
+        glUniform1i(p->normal_base,
+                    g->has_normals ? (GLint)((size_t)g->frame_count * g->vertex_count * 3) : -1);
+    }
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_BUFFER, g->frame_texture);
     glBindVertexArray(g->crowd_vao);
@@ -321,6 +420,9 @@ static mk_status bind_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
 static void unbind_crowd(void)
 {
     glBindVertexArray(0);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_BUFFER, 0);
 }
 
@@ -328,7 +430,7 @@ mk_status mk_gl_draw_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
                            const mk_gl_instance *instances, uint32_t count,
                            const mk_gl_draw_params *params, mk_error *err)
 {
-    mk_status s = check_crowd(r, g, instances, count, err);
+    mk_status s = mk_gl_check_crowd(r, g, instances, count, err);
     if (s != MK_OK || count == 0)
         return s;
     s = bind_crowd(r, g, instances, count, params, err);
@@ -345,7 +447,7 @@ mk_status mk_gl_capture_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
                               const mk_gl_instance *instances, uint32_t count,
                               float *out_positions, float *out_normals, mk_error *err)
 {
-    mk_status s = check_crowd(r, g, instances, count, err);
+    mk_status s = mk_gl_check_crowd(r, g, instances, count, err);
     if (s != MK_OK || count == 0)
         return s;
     MK_GL_REQUIRE(out_positions, "out_positions", err);
@@ -361,8 +463,9 @@ mk_status mk_gl_capture_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     s = bind_crowd(r, g, instances, count, NULL, err);
     if (s == MK_OK)
-        s = mk_gl_capture_run(r, r->programs[MK_GL_PROGRAM_CROWD].id, g->vertex_count, count, 6,
-                              tmp, err);
+        s = mk_gl_capture_run(
+            r, r->programs[g->quantized ? MK_GL_PROGRAM_QCROWD : MK_GL_PROGRAM_CROWD].id,
+            g->vertex_count, count, 6, tmp, err);
     unbind_crowd();
     if (s == MK_OK) {
         for (size_t v = 0; v < vertices; v++) {

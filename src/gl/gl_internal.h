@@ -14,6 +14,8 @@ typedef enum mk_gl_program_id {
     MK_GL_PROGRAM_MORPH,        /* glTF targets from a buffer texture */
     MK_GL_PROGRAM_CROWD,        /* instanced, frames from a buffer texture */
     MK_GL_PROGRAM_MORPH_SKIN,   /* glTF targets, then the skin (gl_skin.c) */
+    MK_GL_PROGRAM_QCROWD,       /* the same over quantized frames */
+    MK_GL_PROGRAM_PULLED,       /* compute path draw (GL 4.3; id 0 below) */
     MK_GL_PROGRAM_COUNT
 } mk_gl_program_id;
 
@@ -26,6 +28,7 @@ typedef struct mk_gl_program {
     GLint deltas, active, active_count;    /* morph */
     GLint frames, vertex_count, normal_base; /* crowd */
     GLint joints, influence_joints, influence_weights, influence_count; /* morph_skin */
+    GLint qnormals, scale, offset;           /* quantized crowd */
 } mk_gl_program;
 
 struct mk_gl_renderer {
@@ -42,6 +45,11 @@ struct mk_gl_renderer {
     GLuint active_buffer, active_texture; /* morph: active target list */
     size_t active_capacity;        /* bytes */
     int32_t *active_scratch;       /* CPU copy of the list, active_capacity bytes */
+    /* compute path (gl_compute.c), GL 4.3+ only: 0 otherwise */
+    GLuint blend_program;          /* crowd_blend.comp */
+    GLint blend_vertex_count, blend_normal_base, blend_total;
+    GLuint blended_buffer;         /* 2 vec4 per (instance, vertex), grown as needed */
+    size_t blended_capacity;       /* bytes */
 };
 
 struct mk_gl_frames {
@@ -51,6 +59,12 @@ struct mk_gl_frames {
     GLuint vao;          /* pair/standard/smooth: streams re-pointed per draw */
     GLuint crowd_vao;    /* instance attributes + the same element buffer */
     GLuint vertex_buffer, index_buffer, frame_texture;
+    /* quantized frames (mk_gl_frames_create_quantized): crowd path only;
+     * vertex_buffer holds uint16 positions (frame_texture reads it as R16),
+     * normal_buffer the octahedral pairs (normal_texture, RG16I) */
+    bool quantized;
+    float scale[3], offset[3];
+    GLuint normal_buffer, normal_texture;
 };
 
 struct mk_gl_mesh {
@@ -122,6 +136,18 @@ void mk_gl_morph_unbind(void);
 /* The one check of a morph draw or capture (gl_morph.c). */
 mk_status mk_gl_morph_check(const mk_gl_renderer *renderer, const mk_gl_morph *morph,
                             const float *weights, mk_error *err);
+/* The crowd's argument check and instance upload (gl_frames.c), shared by
+ * the compute path: the check runs before any GL call; the upload fills the
+ * renderer's instance buffer with count checked instances. */
+mk_status mk_gl_check_crowd(const mk_gl_renderer *r, const mk_gl_frames *g,
+                            const mk_gl_instance *instances, uint32_t count, mk_error *err);
+mk_status mk_gl_upload_instances(mk_gl_renderer *r, const mk_gl_instance *instances,
+                                 uint32_t count, mk_error *err);
+
+/* Compiles the compute path's program (GL 4.3+; gl_compute.c) and frees
+ * its objects. */
+mk_status mk_gl_compute_init(mk_gl_renderer *r, mk_error *err);
+void mk_gl_compute_release(mk_gl_renderer *r);
 
 /* MK_ERR_INVALID_ARGUMENT naming `what` when p is NULL. */
 #define MK_GL_REQUIRE(p, what, err)                                                         \

@@ -12,6 +12,7 @@ typedef struct program_source {
     const char *name; /* for error messages: the file in src/gl/shaders */
     const char *vertex;
     const char *const *varyings; /* transform feedback outputs, NULL-terminated */
+    int min_version;             /* 0: 3.3; else the GL version (43) it needs */
 } program_source;
 
 static const char *const varyings_frames[] = {"tf_position", "tf_normal", NULL};
@@ -25,6 +26,9 @@ static const program_source sources[MK_GL_PROGRAM_COUNT] = {
     [MK_GL_PROGRAM_CROWD] = {"crowd.vert", mk_gl_shader_crowd_vert, varyings_frames},
     [MK_GL_PROGRAM_MORPH_SKIN] = {"morph_skin.vert", mk_gl_shader_morph_skin_vert,
                                   varyings_morph},
+    [MK_GL_PROGRAM_QCROWD] = {"qcrowd.vert", mk_gl_shader_qcrowd_vert, varyings_frames},
+    [MK_GL_PROGRAM_PULLED] = {"crowd_pulled.vert", mk_gl_shader_crowd_pulled_vert,
+                              varyings_frames, 43},
 };
 
 /* Compiles one stage; on failure the message carries the shader's name and
@@ -99,6 +103,9 @@ static mk_status link_program(const program_source *src, GLuint fragment, mk_gl_
     p->influence_joints = glGetUniformLocation(id, "u_influence_joints");
     p->influence_weights = glGetUniformLocation(id, "u_influence_weights");
     p->influence_count = glGetUniformLocation(id, "u_influence_count");
+    p->qnormals = glGetUniformLocation(id, "u_qnormals");
+    p->scale = glGetUniformLocation(id, "u_scale");
+    p->offset = glGetUniformLocation(id, "u_offset");
     /* Texture units are fixed per program: 0 the data, 1 the active list. */
     glUseProgram(id);
     if (p->deltas >= 0)
@@ -114,6 +121,8 @@ static mk_status link_program(const program_source *src, GLuint fragment, mk_gl_
         glUniform1i(p->influence_joints, 3);
     if (p->influence_weights >= 0)
         glUniform1i(p->influence_weights, 4);
+    if (p->qnormals >= 0)
+        glUniform1i(p->qnormals, 1);
     glUseProgram(0);
     return MK_OK;
 }
@@ -138,7 +147,10 @@ mk_status mk_gl_renderer_create(const mk_allocator *alloc, mk_gl_renderer **out,
     GLuint fragment;
     mk_status s = mk_gl_compile_shader(GL_FRAGMENT_SHADER, "lit.frag", mk_gl_shader_lit_frag, &fragment, err);
     for (int i = 0; s == MK_OK && i < MK_GL_PROGRAM_COUNT; i++)
-        s = link_program(&sources[i], fragment, &r->programs[i], err);
+        if (version >= sources[i].min_version)
+            s = link_program(&sources[i], fragment, &r->programs[i], err);
+    if (s == MK_OK && version >= 43)
+        s = mk_gl_compute_init(r, err);
     if (s == MK_OK)
         glDeleteShader(fragment);
     if (s != MK_OK) {
@@ -181,6 +193,7 @@ void mk_gl_renderer_destroy(mk_gl_renderer *r)
     glDeleteTextures(1, &r->active_texture);
     glDeleteFramebuffers(1, &r->capture_fbo);
     glDeleteRenderbuffers(1, &r->capture_color);
+    mk_gl_compute_release(r);
     mk_free(&r->allocator, r->active_scratch, r->active_capacity);
     mk_allocator a = r->allocator;
     mk_free(&a, r, sizeof *r);

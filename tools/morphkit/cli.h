@@ -32,6 +32,7 @@ int mk_cmd_sample(int argc, char **argv);
 int mk_cmd_preview(int argc, char **argv); /* cmd_preview.c: headless pictures */
 int mk_cmd_view(int argc, char **argv);    /* cmd_view.c: the GLFW window */
 int mk_cmd_pack(int argc, char **argv);    /* cmd_pack.c: unit folders -> .glb */
+int mk_cmd_bench(int argc, char **argv);   /* cmd_bench.c over bench/suite.c */
 
 /* `morphkit sample` options, parsed once and shared by the unit and glTF paths. */
 #define MK_SAMPLE_MAX 256

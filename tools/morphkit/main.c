@@ -25,6 +25,7 @@ static const mk_command commands[] = {
     {"view", MK_GL_SUMMARY("an interactive window: orbit, switch animations, step, speed"),
      mk_cmd_view},
     {"pack", "unit folders -> one small standard .glb each, playing exactly the same", mk_cmd_pack},
+    {"bench", "measure the kernels on this machine beside a copy of the same bytes", mk_cmd_bench},
 };
 
 static void usage(FILE *out)
