@@ -108,6 +108,9 @@ typedef struct mk_unit_options {
     mk_obj_options obj;             /* per-frame reader options (obj.files is not
                                        used: `files` below reads every file) */
     bool skip_heuristics;           /* skip the warning heuristics (faster loads) */
+    bool lenient_config;            /* animation.cfg errors become warnings and
+                                       their lines are ignored (viewers; see
+                                       mk_anim_config_options.lenient) */
     const mk_file_callbacks *files; /* how folders are listed and frames and
                                        animation.cfg read; NULL: the default
                                        (morphkit/file.h) */

@@ -107,4 +107,17 @@ expect 1 preview "$K" --out "$TMP/nowhere/x.png" --size 32x32
 has "$err" "nowhere/x.png"
 [ ! -e "$TMP/x.png" ] || { echo "FAIL: a failed run left x.png"; fails=$((fails + 1)); }
 ls "$TMP" | grep -q tmp && { echo "FAIL: a temporary file was left: $(ls "$TMP")"; fails=$((fails + 1)); }
+
+# default output: the current folder, named after the unit's real name, even
+# for "knight/" (tab completion) and "." (inside the unit)
+mkdir -p "$TMP/cwd" && cp -r "$K" "$TMP/cwd/knight"
+( cd "$TMP/cwd" && "$TOOL" preview knight/ --size 32x32 --seconds 0.1 >/dev/null 2>&1 )
+[ -f "$TMP/cwd/knight_Idle.gif" ] || { echo "FAIL: preview knight/ did not write ./knight_Idle.gif: $(ls -A "$TMP/cwd" "$TMP/cwd/knight" | grep gif)"; fails=$((fails + 1)); }
+( cd "$TMP/cwd/knight" && "$TOOL" preview . --size 32x32 --seconds 0.1 >/dev/null 2>&1 )
+[ -f "$TMP/cwd/knight/knight_Idle.gif" ] || { echo "FAIL: preview . did not write knight_Idle.gif"; fails=$((fails + 1)); }
+ls -A "$TMP/cwd/knight" | grep -q '^[._]' && { echo "FAIL: hidden or unnamed output: $(ls -A "$TMP/cwd/knight")"; fails=$((fails + 1)); }
+# a typo in animation.cfg: preview still draws the unit and names the line
+printf 'FrameTiem Idle 100\n' > "$TMP/cwd/knight/animation.cfg"
+expect 0 preview "$TMP/cwd/knight" --size 32x32 --out "$TMP/typo.png"
+has "$err" "animation.cfg:1: warning: unknown directive 'FrameTiem'"
 finish

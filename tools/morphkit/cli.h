@@ -70,5 +70,15 @@ bool mk_cli_is_gltf_file(const char *path);
  * folder paths (malloc'd; free with mk_unit_list_free(NULL, ...)). Prints
  * the error and returns MK_EXIT_INVALID when PATH is neither. */
 int mk_cli_unit_paths(const char *path, char ***paths, uint32_t *count);
+/* Loads a unit for info/sample/preview/view (no heuristics) and prints every
+ * error and warning to stderr; lenient: animation.cfg lines with errors are
+ * ignored (mk_unit_options.lenient_config). problem (may be NULL) receives
+ * the first of them, or "", for a window to show. Returns an exit code. */
+int mk_cli_load_unit(const char *path, bool lenient, mk_unit **out, char *problem,
+                     size_t problem_size);
+/* The name of what PATH names, for default output file names: the last
+ * component of its real path without a file's extension ("knight/", "."
+ * inside knight, "../knight" -> "knight"); never empty, never hidden. */
+void mk_cli_real_name(const char *path, char *buf, size_t size);
 
 #endif

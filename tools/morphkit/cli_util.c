@@ -1,7 +1,9 @@
 /* Helpers shared by the subcommands: error printing, JSON strings, paths. */
+#define _DEFAULT_SOURCE /* realpath */
 #include <stdarg.h>
 #include <string.h>
 #include <strings.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -88,4 +90,52 @@ int mk_cli_unit_paths(const char *path, char ***paths, uint32_t *count)
         return MK_EXIT_INVALID;
     }
     return MK_EXIT_OK;
+}
+
+int mk_cli_load_unit(const char *path, bool lenient, mk_unit **out, char *problem,
+                     size_t problem_size)
+{
+    if (problem && problem_size)
+        problem[0] = '\0';
+    mk_unit_options opt = {0};
+    opt.skip_heuristics = true;
+    opt.lenient_config = lenient;
+    mk_report rep = {0};
+    mk_error err;
+    mk_status st = mk_unit_load(path, &opt, NULL, out, &rep, &err);
+    /* every problem, not only the first: a typo should cost one round trip */
+    for (uint32_t i = 0; i < rep.count; i++) {
+        const mk_diagnostic *d = &rep.items[i];
+        mk_error e;
+        mk_error_set(&e, MK_ERR_PARSE, d->file, d->line, "%s%s",
+                     d->severity == MK_SEVERITY_WARNING ? "warning: " : "", d->message);
+        mk_cli_print_error(&e);
+        if (i == 0 && problem && problem_size)
+            mk_error_format(&e, problem, problem_size);
+    }
+    if (st != MK_OK && rep.count == 0)
+        mk_cli_print_error(&err);
+    mk_report_reset(&rep);
+    return st == MK_OK ? MK_EXIT_OK : MK_EXIT_INVALID;
+}
+
+void mk_cli_real_name(const char *path, char *buf, size_t size)
+{
+    /* realpath: "knight/", "." and "../knight" all name the folder "knight" */
+    char *real = realpath(path, NULL);
+    const char *p = real ? real : path;
+    size_t end = strlen(p);
+    while (end > 1 && p[end - 1] == '/')
+        end--;
+    size_t start = end;
+    while (start > 0 && p[start - 1] != '/')
+        start--;
+    int n = (int)(end - start);
+    snprintf(buf, size, "%.*s", n, p + start);
+    char *dot = strrchr(buf, '.');
+    if (dot && dot != buf && !mk_cli_is_dir(path)) /* a file: drop .gltf/.glb */
+        *dot = '\0';
+    if (!buf[0] || strcmp(buf, "/") == 0 || buf[0] == '.')
+        snprintf(buf, size, "%s", buf[0] == '.' && buf[1] ? buf + 1 : "unit");
+    free(real);
 }

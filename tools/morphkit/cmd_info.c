@@ -108,14 +108,10 @@ int mk_cmd_info(int argc, char **argv)
     int exit_code = MK_EXIT_OK;
     if (json)
         printf("{\"version\": %d, \"units\": [", MK_CLI_JSON_VERSION);
-    mk_unit_options opt = {0};
-    opt.skip_heuristics = true;
     uint32_t printed = 0;
     for (uint32_t u = 0; u < count; u++) {
         mk_unit *unit = NULL;
-        mk_error err;
-        if (mk_unit_load(units[u], &opt, NULL, &unit, NULL, &err) != MK_OK) {
-            mk_cli_print_error(&err);
+        if (mk_cli_load_unit(units[u], true, &unit, NULL, 0) != MK_EXIT_OK) {
             exit_code = MK_EXIT_INVALID;
             continue;
         }

@@ -24,7 +24,8 @@ static void help(FILE *out)
             "whole animation; one directional light.\n\n"
             "  --anim NAME|N   the animation (default: Idle, else the first; glTF: 0)\n"
             "  --out FILE      .gif: the animation; .png: one frame (at --time), or with\n"
-            "                  --sheet a contact sheet (default: NAME_ANIM.gif or .png)\n"
+            "                  --sheet a contact sheet (default: NAME_ANIM.gif or .png in\n"
+            "                  the current folder, NAME the unit's folder or file name)\n"
             "  --size WxH      picture size, or one sheet cell's (default 320x320,\n"
             "                  sheet cells 240x240)\n"
             "  --fps N         GIF frames per second, 1..100 (default 20); with --sheet,\n"
@@ -347,14 +348,9 @@ int mk_cmd_preview(int argc, char **argv)
     if (a.out) {
         snprintf(out, sizeof out, "%s", a.out);
     } else {
-        /* NAME_ANIM.gif/.png from the path's last component. */
-        const char *base = strrchr(a.path, '/');
-        base = base && base[1] ? base + 1 : a.path;
+        /* NAME_ANIM.gif/.png in the current folder, NAME the unit's real name */
         char stem[256];
-        snprintf(stem, sizeof stem, "%s", base);
-        char *dot = strrchr(stem, '.');
-        if (dot && dot != stem)
-            *dot = '\0';
+        mk_cli_real_name(a.path, stem, sizeof stem);
         snprintf(out, sizeof out, "%s_%s%s.%s", stem,
                  mk_preview_anim_name(scene, mk_preview_anim(scene)), a.sheet ? "_sheet" : "",
                  a.gif ? "gif" : "png");

@@ -38,6 +38,7 @@ struct mk_preview {
     uint32_t *weight_offset;
     uint32_t weight_total;
     /* both */
+    char problem[400]; /* the first load problem (ignored config lines), or "" */
     uint32_t anim;
     int64_t time_us;
 };
@@ -106,14 +107,9 @@ static bool force_interpolation(mk_preview *s, mk_interpolation interp)
 
 static int load_unit(mk_preview *s, const char *path, const mk_preview_options *o)
 {
-    mk_error err;
-    mk_unit_options uo;
-    memset(&uo, 0, sizeof uo);
-    uo.skip_heuristics = true;
-    if (mk_unit_load(path, &uo, NULL, &s->unit, NULL, &err) != MK_OK) {
-        mk_cli_print_error(&err);
+    /* lenient: a typo in animation.cfg must not hide the unit from its artist */
+    if (mk_cli_load_unit(path, true, &s->unit, s->problem, sizeof s->problem) != MK_EXIT_OK)
         return MK_EXIT_INVALID;
-    }
     s->clips = s->unit->clips;
     if (o->interpolation >= 0 && !force_interpolation(s, (mk_interpolation)o->interpolation))
         return MK_EXIT_INVALID;
@@ -584,4 +580,9 @@ uint32_t mk_preview_sheet_times(const mk_preview *s, int64_t *times, uint32_t ma
     for (; n < 12 && n < max; n++)
         times[n] = len * n / 11;
     return n;
+}
+
+const char *mk_preview_problem(const mk_preview *scene)
+{
+    return scene->problem;
 }

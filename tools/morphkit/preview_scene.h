@@ -54,5 +54,8 @@ void mk_preview_state_text(const mk_preview *scene, char *buf, size_t size);
  * run, glTF: 12 evenly spaced) for a contact sheet; returns the count
  * written (at most max). */
 uint32_t mk_preview_sheet_times(const mk_preview *scene, int64_t *times, uint32_t max);
+/* The first problem met while loading that did not stop it (an ignored
+ * animation.cfg line: "file:line: warning: ..."), or "". */
+const char *mk_preview_problem(const mk_preview *scene);
 
 #endif

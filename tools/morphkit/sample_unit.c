@@ -149,13 +149,9 @@ static uint32_t find_clip(const mk_unit *u, const char *name)
 int mk_cli_sample_unit(const mk_sample_args *a)
 {
     mk_unit *unit;
-    mk_error err;
-    mk_unit_options opt = {0};
-    opt.skip_heuristics = true;
-    if (mk_unit_load(a->path, &opt, NULL, &unit, NULL, &err) != MK_OK) {
-        mk_cli_print_error(&err);
+    /* strict: sampled numbers must be the ones a game loading the unit gets */
+    if (mk_cli_load_unit(a->path, false, &unit, NULL, 0) != MK_EXIT_OK)
         return MK_EXIT_INVALID;
-    }
     unit_sampler s = {unit, 0, {0}, {0}};
     int code = MK_EXIT_OK;
     /* default: Idle if there is one, else the first name in sorted order (clip 0) */
