@@ -61,8 +61,13 @@ void mk_cli_print_error(const mk_error *err);
 void mk_cli_fail(const char *format, ...) MK_PRINTF(1, 2);
 /* True when argv[i] is -h or --help. */
 bool mk_cli_is_help(const char *arg);
-/* Writes s as a JSON string literal (quotes and escapes). */
+/* Writes s as a JSON string literal (quotes and escapes); the output is
+ * always valid UTF-8: a byte that is not part of a valid UTF-8 sequence is
+ * written as \u00XX (its Latin-1 reading). */
 void mk_cli_json_string(FILE *out, const char *s);
+/* Writes v as the shortest decimal that reads back as the same float
+ * (single) or double: 0.88f gives 0.88, not 0.879999995; NaN/inf: null. */
+void mk_cli_json_number(FILE *out, double v, bool single);
 bool mk_cli_is_dir(const char *path);
 /* True when path is a regular file whose name ends in .gltf or .glb (any case). */
 bool mk_cli_is_gltf_file(const char *path);

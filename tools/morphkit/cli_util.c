@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 #include <limits.h>
+#include <math.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -30,20 +31,59 @@ bool mk_cli_is_help(const char *arg)
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
 
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 when p does not start
+ * one (stray continuation byte, overlong form, surrogate, beyond U+10FFFF). */
+static int utf8_length(const unsigned char *p)
+{
+    if (p[0] < 0x80)
+        return 1;
+    int n = p[0] >= 0xF0 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC2 ? 2 : 0;
+    if (n == 0 || p[0] > 0xF4)
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0) ||
+        (p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] >= 0x90))
+        return 0;
+    return n;
+}
+
 void mk_cli_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int n = utf8_length(p);
         if (*p == '"' || *p == '\\')
             fprintf(out, "\\%c", *p);
         else if (*p == '\n')
             fputs("\\n", out);
         else if (*p < 0x20)
             fprintf(out, "\\u%04x", *p);
+        else if (n == 0) /* not UTF-8 (a Latin-1 file name): the byte as U+00XX */
+            fprintf(out, "\\u%04x", *p), n = 1;
         else
-            fputc(*p, out);
+            fwrite(p, 1, (size_t)n, out);
+        p += n ? n : 1;
     }
     fputc('"', out);
+}
+
+void mk_cli_json_number(FILE *out, double v, bool single)
+{
+    if (!isfinite(v)) { /* JSON has no NaN or infinity */
+        fputs("null", out);
+        return;
+    }
+    /* the fewest digits that read back as the same float (or double) */
+    char buf[40];
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, v);
+        double back = strtod(buf, NULL);
+        if (single ? (float)back == (float)v : back == v)
+            break;
+    }
+    fputs(buf, out);
 }
 
 bool mk_cli_is_dir(const char *path)

@@ -123,7 +123,7 @@ int mk_cmd_info(int argc, char **argv)
         mk_unit_destroy(unit);
     }
     if (json)
-        printf("\n]}\n");
+        printf("%s]}\n", printed ? "\n" : "");
     mk_unit_list_free(NULL, units, count);
     return exit_code;
 }

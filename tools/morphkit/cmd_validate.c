@@ -154,6 +154,7 @@ int mk_cmd_validate(int argc, char **argv)
         mk_unit_list_free(NULL, units, count);
     }
     if (json)
-        printf("\n], \"valid\": %s}\n", exit_code == MK_EXIT_OK ? "true" : "false");
+        printf("%s], \"valid\": %s}\n", first ? "" : "\n",
+               exit_code == MK_EXIT_OK ? "true" : "false");
     return exit_code;
 }

@@ -79,7 +79,10 @@ static const char *weights_source(const mk_gltf *g, const mk_gltf_node *n)
 static void print_weights(const float *w, uint32_t n, const char *sep)
 {
     for (uint32_t i = 0; i < n; i++)
-        printf("%s%.9g", i ? sep : "", w ? (double)w[i] : 0.0);
+    {
+        printf("%s", i ? sep : "");
+        mk_cli_json_number(stdout, w ? (double)w[i] : 0.0, true);
+    }
 }
 
 static const char *channel_path(const mk_gltf_channel *ch)
@@ -256,8 +259,9 @@ static void print_json(const mk_gltf *g)
         const mk_gltf_animation *an = &g->animations[a];
         printf("%s\n  {\"animation\": %u, \"name\": ", a ? "," : "", a);
         json_name(an->name);
-        printf(", \"duration\": %.9g, \"samplers\": %u, \"channels\": [",
-               animation_duration(g, an), an->sampler_count);
+        printf(", \"duration\": ");
+        mk_cli_json_number(stdout, animation_duration(g, an), true);
+        printf(", \"samplers\": %u, \"channels\": [", an->sampler_count);
         for (uint32_t c = 0; c < an->channel_count; c++) {
             const mk_gltf_channel *ch = &an->channels[c];
             const mk_gltf_sampler *sm = &an->samplers[ch->sampler];
@@ -268,9 +272,11 @@ static void print_json(const mk_gltf *g)
                 printf("null");
             printf(", \"path\": ");
             json_name(ch->supported ? mk_track_path_name(ch->path) : NULL);
-            printf(", \"interpolation\": \"%s\", \"sampler\": %u, \"keys\": %u, \"end\": %.9g}",
+            printf(", \"interpolation\": \"%s\", \"sampler\": %u, \"keys\": %u, \"end\": ",
                    mk_interpolation_name(sm->interpolation), ch->sampler,
-                   g->accessors[sm->input].count, input_end(g, sm->input));
+                   g->accessors[sm->input].count);
+            mk_cli_json_number(stdout, input_end(g, sm->input), true);
+            printf("}");
         }
         printf("]}");
     }

@@ -31,7 +31,10 @@ static void replay(const unit_sampler *s, const mk_sample_args *a, int64_t t, mk
 static void print_floats(const float *v, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        printf("%s%.9g", i ? ", " : "", (double)v[i]);
+    {
+        printf("%s", i ? ", " : "");
+        mk_cli_json_number(stdout, (double)v[i], true);
+    }
 }
 
 static uint32_t frame_number(const mk_unit *u, uint32_t clip, uint32_t frame)
@@ -67,7 +70,9 @@ static void print_json_sample(const unit_sampler *s, const mk_sample_args *a, ui
         mk_cli_json_string(stdout, clips->clips[st->next_clip].name);
         printf(", ");
     }
-    printf("\"weight\": %.9g,\n   \"meshes\": [{\"name\": ", (double)st->weight);
+    printf("\"weight\": ");
+    mk_cli_json_number(stdout, (double)st->weight, true);
+    printf(",\n   \"meshes\": [{\"name\": ");
     mk_cli_json_string(stdout, u->name);
     printf(", \"frames\": [");
     for (uint32_t k = 0; k < pose->count; k++) {
