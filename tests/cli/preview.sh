@@ -120,4 +120,13 @@ ls -A "$TMP/cwd/knight" | grep -q '^[._]' && { echo "FAIL: hidden or unnamed out
 printf 'FrameTiem Idle 100\n' > "$TMP/cwd/knight/animation.cfg"
 expect 0 preview "$TMP/cwd/knight" --size 32x32 --out "$TMP/typo.png"
 has "$err" "animation.cfg:1: warning: unknown directive 'FrameTiem'"
+# GIF delays add up to the animation's real length: Walk is 6 x 120 = 720 ms,
+# at 20 fps 15 frames whose delays sum to 72 hundredths (not 15 x 5 = 75)
+gif_delay_sum() { od -An -tu1 -v "$1" | tr -s ' \n' '  ' | awk '{for(i=1;i+5<=NF;i++) if($i==33&&$(i+1)==249&&$(i+2)==4) s+=$(i+4)+256*$(i+5)} END{print s}'; }
+[ "$(gif_delay_sum "$TMP/run.gif")" = "72" ] || { echo "FAIL: run.gif lasts $(gif_delay_sum "$TMP/run.gif") cs, expected 72"; fails=$((fails + 1)); }
+[ "$(gif_delay_sum "$TMP/walk.gif")" = "70" ] || { echo "FAIL: walk.gif lasts $(gif_delay_sum "$TMP/walk.gif") cs, expected 70"; fails=$((fails + 1)); }
+# --time with a GIF is where it starts, not ignored
+expect 0 preview "$K" --anim Walk --out "$TMP/t0.gif" --size 48x48 --fps 10 --seconds 0.1
+expect 0 preview "$K" --anim Walk --out "$TMP/t3.gif" --size 48x48 --fps 10 --seconds 0.1 --time 0.3
+cmp -s "$TMP/t0.gif" "$TMP/t3.gif" && { echo "FAIL: --time did not move the GIF's start"; fails=$((fails + 1)); }
 finish

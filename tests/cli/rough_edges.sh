@@ -60,4 +60,73 @@ if command -v python3 >/dev/null; then
     done
 fi
 
+# --- consistent commands
+W=$SRC/assets/demo/wing
+expect 0 info "$K" "$W"                          # several paths, like validate
+has "$out" "unit knight"
+has "$out" "unit wing"
+expect 0 info --json "$K" "$W"
+has "$out" '"name": "knight"'
+has "$out" '"name": "wing"'
+expect 2 info --json "$K" "$SRC/tests/data/gltf/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf"
+has "$err" "one .gltf/.glb file"
+# --anim takes an index too: knight's animations sorted are Attack, Idle, Walk
+expect 0 sample "$K" --anim 2 --time 0.13        # Walk: 120 ms frames, 10 ms into frame 2
+has "$out" "Walk                  2      3  0.083333"
+expect 2 sample "$K" --anim 3 --time 0
+has "$err" "no animation '3'"
+# --screenshot must be a PNG (refused before any window opens)
+expect 2 view "$K" --screenshot "$TMP/x.jpg"
+has "$err" "--screenshot writes a PNG"
+# morphkit help CMD is CMD --help
+expect 0 help sample
+has "$out" "usage: morphkit sample"
+expect 2 help nosuch
+has "$err" "unknown command 'nosuch'"
+# -- ends options: a folder named -odd is a PATH after it
+cp -r "$K" "$TMP/-odd"
+( cd "$TMP" && "$TOOL" validate -- -odd >"$TMP/o" 2>&1 ) || { echo "FAIL: validate -- -odd: $(cat "$TMP/o")"; fails=$((fails + 1)); }
+( cd "$TMP" && "$TOOL" info -- -odd >"$TMP/o" 2>&1 ) || { echo "FAIL: info -- -odd: $(cat "$TMP/o")"; fails=$((fails + 1)); }
+( cd "$TMP" && "$TOOL" sample --time 0 -- -odd >"$TMP/o" 2>&1 ) || { echo "FAIL: sample -- -odd: $(cat "$TMP/o")"; fails=$((fails + 1)); }
+expect 2 validate -odd
+has "$err" "unknown option '-odd'"
+
+# --- validate --strict, the summary line, naming notes
+mkdir -p "$TMP/lib3"; cp -r "$K" "$W" "$TMP/lib3/"
+cp "$K/Idle_1.obj" "$TMP/lib3/knight/base.obj"
+cp "$K/Idle_2.obj" "$TMP/lib3/knight/Idle_2 copy.obj"
+cp "$K/Idle_1.obj" "$TMP/lib3/knight/IDLE_1.obj"
+expect 0 validate "$TMP/lib3"
+has "$out" "note[naming]: $TMP/lib3/knight: 'base.obj' is not a frame"
+has "$out" "'Idle_2 copy.obj' is not a frame"
+has "$out" "animations 'IDLE' and 'Idle' differ only in case"
+has "$out" "2 units: 2 valid, 0 invalid, 0 warnings"
+expect 0 validate --json "$TMP/lib3/knight"
+has "$out" '{"severity": "note", "check": "naming"'
+# a frame three times too large: two jump warnings; --strict fails on them
+cp -r "$W" "$TMP/lib3/jump"
+awk '/^v /{printf "v %g %g %g\n",$2*3,$3*3,$4*3;next}{print}' "$W/Flap_2.obj" > "$TMP/lib3/jump/Flap_2.obj"
+expect 0 validate "$TMP/lib3/jump"
+expect 1 validate --strict "$TMP/lib3"
+has "$out" "3 units: 3 valid, 0 invalid, 2 warnings (--strict: warnings fail)"
+expect 1 validate --strict --json "$TMP/lib3/jump"
+has "$out" '"valid": false}'
+mkdir -p "$TMP/lib4"; cp -r "$W" "$TMP/lib4/"
+mkdir -p "$TMP/lib4/bad"; printf 'v 0 0\n' > "$TMP/lib4/bad/Idle_1.obj"
+expect 1 validate "$TMP/lib4"
+has "$out" "2 units: 1 valid, 1 invalid, 0 warnings"
+
+# --- sizes for people in info (bytes stay in --json); glTF files get sizes
+expect 0 info "$K"
+has "$out" "memory:     166.6 KiB (frame set)"     # 170640 / 1024
+has "$out" "on disk:    331.9 KiB in 15 files"     # 339894 / 1024
+expect 0 info --json "$K"
+has "$out" '"memory_bytes": 170640, "disk_bytes": 339894'
+C=$SRC/tests/data/gltf/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf
+gltf_bytes=$(( $(wc -c < "$C") + $(wc -c < "${C%.gltf}.bin") ))
+expect 0 info "$C"
+has "$out" "size:       $(awk -v b=$gltf_bytes 'BEGIN{printf "%.1f KiB", b/1024}') on disk, 4.2 KiB of buffers"
+expect 0 info --json "$C"
+has "$out" "\"disk_bytes\": $gltf_bytes, \"buffer_bytes\": 4284"
+
 finish

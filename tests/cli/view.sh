@@ -38,4 +38,11 @@ bytes=$(wc -c < "$TMP/shot.png")
 # glTF in the viewer too
 run_view "$SRC/tests/data/gltf/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf" --frames 3 --size 64x64 \
     || { echo "FAIL: view of a glTF file: $(cat "$TMP/err")"; fails=$((fails + 1)); }
+# scripted runs are reproducible: time advances 1/60 s a frame, not by the
+# clock, so two identical runs give identical PNGs; a different count differs
+run_view "$K" --anim Walk --frames 9 --size 120x90 --screenshot "$TMP/a.png"
+run_view "$K" --anim Walk --frames 9 --size 120x90 --screenshot "$TMP/b.png"
+cmp -s "$TMP/a.png" "$TMP/b.png" || { echo "FAIL: two identical view runs gave different screenshots"; fails=$((fails + 1)); }
+run_view "$K" --anim Walk --frames 20 --size 120x90 --screenshot "$TMP/c.png"
+cmp -s "$TMP/a.png" "$TMP/c.png" && { echo "FAIL: 9 and 20 frames of Walk gave the same screenshot"; fails=$((fails + 1)); }
 finish

@@ -85,5 +85,11 @@ int mk_cli_load_unit(const char *path, bool lenient, mk_unit **out, char *proble
  * component of its real path without a file's extension ("knight/", "."
  * inside knight, "../knight" -> "knight"); never empty, never hidden. */
 void mk_cli_real_name(const char *path, char *buf, size_t size);
+/* "512 bytes", "166.6 KiB", "1.3 MiB": sizes for people (JSON keeps bytes).
+ * Returns buf. */
+const char *mk_cli_bytes_text(uint64_t bytes, char *buf, size_t size);
+/* Bytes a loaded glTF takes on disk: the file at path plus the external
+ * buffer files its uris name (data: URIs are inside the file). */
+uint64_t mk_cli_gltf_disk_bytes(const mk_gltf *g, const char *path);
 
 #endif

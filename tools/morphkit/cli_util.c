@@ -179,3 +179,45 @@ void mk_cli_real_name(const char *path, char *buf, size_t size)
         snprintf(buf, size, "%s", buf[0] == '.' && buf[1] ? buf + 1 : "unit");
     free(real);
 }
+
+const char *mk_cli_bytes_text(uint64_t bytes, char *buf, size_t size)
+{
+    if (bytes < 1024)
+        snprintf(buf, size, "%llu bytes", (unsigned long long)bytes);
+    else if (bytes < (uint64_t)1 << 20)
+        snprintf(buf, size, "%.1f KiB", (double)bytes / 1024.0);
+    else if (bytes < (uint64_t)1 << 30)
+        snprintf(buf, size, "%.1f MiB", (double)bytes / 1048576.0);
+    else
+        snprintf(buf, size, "%.2f GiB", (double)bytes / 1073741824.0);
+    return buf;
+}
+
+uint64_t mk_cli_gltf_disk_bytes(const mk_gltf *g, const char *path)
+{
+    struct stat st;
+    uint64_t total = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+    const char *slash = strrchr(path, '/');
+    int dir = slash ? (int)(slash - path + 1) : 0;
+    for (uint32_t b = 0; b < g->buffer_count; b++) {
+        const char *uri = g->buffers[b].uri;
+        if (!uri || strncmp(uri, "data:", 5) == 0)
+            continue; /* inside the file already */
+        /* percent-decoding: "%20" and friends, as the loader reads them */
+        char name[4096];
+        size_t n = 0;
+        for (const char *p = uri; *p && n + 1 < sizeof name; p++) {
+            unsigned v;
+            if (p[0] == '%' && sscanf(p + 1, "%2x", &v) == 1 && p[1] && p[2])
+                name[n++] = (char)v, p += 2;
+            else
+                name[n++] = *p;
+        }
+        name[n] = '\0';
+        char full[8192];
+        snprintf(full, sizeof full, "%.*s%s", dir, path, name);
+        if (stat(full, &st) == 0)
+            total += (uint64_t)st.st_size;
+    }
+    return total;
+}

@@ -1,4 +1,4 @@
-/* morphkit info PATH [--json]
+/* morphkit info PATH... [--json]
  * What a unit holds and what it costs: animations, counts, memory, disk.
  * (A .gltf/.glb PATH goes to info_gltf.c.) */
 #include <string.h>
@@ -7,7 +7,7 @@
 
 static void help(FILE *out)
 {
-    fprintf(out, "usage: morphkit info [--json] PATH\n\n"
+    fprintf(out, "usage: morphkit info [--json] PATH...\n\n"
                  "Prints a unit folder's (or every unit of a library root's) animations\n"
                  "and frame counts, vertex and triangle counts, the memory its frame set\n"
                  "needs and the bytes its frame files take on disk. For a .gltf/.glb\n"
@@ -27,8 +27,9 @@ static void print_text(const char *path, const mk_unit *u)
     printf("  triangles:  %u\n", s->index_count / 3);
     printf("  frames:     %u, normals: %s, texcoords: %s\n", s->frame_count,
            s->normals ? "yes" : "no", s->texcoords ? "yes" : "no");
-    printf("  memory:     %zu bytes (frame set)\n", s->byte_size);
-    printf("  on disk:    %llu bytes in %u files\n", (unsigned long long)u->bytes_on_disk,
+    char size[32];
+    printf("  memory:     %s (frame set)\n", mk_cli_bytes_text(s->byte_size, size, sizeof size));
+    printf("  on disk:    %s in %u files\n", mk_cli_bytes_text(u->bytes_on_disk, size, sizeof size),
            u->files->frame_count);
     printf("  config:     %s\n", u->files->has_config ? "animation.cfg" : "none (defaults)");
     printf("  animations:\n");
@@ -75,40 +76,15 @@ static void print_json(const char *path, const mk_unit *u, bool first)
     printf("]}");
 }
 
-int mk_cmd_info(int argc, char **argv)
+/* Prints the units of one PATH (a unit folder or a library root); returns
+ * the exit code. *printed counts JSON entries across paths. */
+static int info_units(const char *path, bool json, uint32_t *printed)
 {
-    bool json = false;
-    const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (mk_cli_is_help(argv[i])) {
-            help(stdout);
-            return MK_EXIT_OK;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (argv[i][0] == '-') {
-            mk_cli_fail("info: unknown option '%s' (see morphkit info --help)", argv[i]);
-            return MK_EXIT_USAGE;
-        } else if (path) {
-            mk_cli_fail("info: one PATH only (see morphkit info --help)");
-            return MK_EXIT_USAGE;
-        } else {
-            path = argv[i];
-        }
-    }
-    if (!path) {
-        help(stderr);
-        return MK_EXIT_USAGE;
-    }
-    if (mk_cli_is_gltf_file(path))
-        return mk_cli_info_gltf(path, json);
     char **units;
     uint32_t count;
     if (mk_cli_unit_paths(path, &units, &count) != MK_EXIT_OK)
         return MK_EXIT_INVALID;
     int exit_code = MK_EXIT_OK;
-    if (json)
-        printf("{\"version\": %d, \"units\": [", MK_CLI_JSON_VERSION);
-    uint32_t printed = 0;
     for (uint32_t u = 0; u < count; u++) {
         mk_unit *unit = NULL;
         if (mk_cli_load_unit(units[u], true, &unit, NULL, 0) != MK_EXIT_OK) {
@@ -116,14 +92,66 @@ int mk_cmd_info(int argc, char **argv)
             continue;
         }
         if (json)
-            print_json(units[u], unit, printed == 0);
+            print_json(units[u], unit, *printed == 0);
         else
             print_text(units[u], unit);
-        printed++;
+        (*printed)++;
         mk_unit_destroy(unit);
     }
-    if (json)
-        printf("%s]}\n", printed ? "\n" : "");
     mk_unit_list_free(NULL, units, count);
+    return exit_code;
+}
+
+int mk_cmd_info(int argc, char **argv)
+{
+    bool json = false, options_done = false;
+    const char **paths = calloc((size_t)argc, sizeof *paths);
+    int path_count = 0, gltf_count = 0;
+    if (!paths) {
+        mk_cli_fail("out of memory");
+        return MK_EXIT_INVALID;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0 && !options_done) {
+            options_done = true; /* every later word is a PATH, even "-x" */
+        } else if (options_done || argv[i][0] != '-') {
+            paths[path_count++] = argv[i];
+            gltf_count += mk_cli_is_gltf_file(argv[i]);
+        } else if (mk_cli_is_help(argv[i])) {
+            help(stdout);
+            free(paths);
+            return MK_EXIT_OK;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else {
+            mk_cli_fail("info: unknown option '%s' (see morphkit info --help)", argv[i]);
+            free(paths);
+            return MK_EXIT_USAGE;
+        }
+    }
+    if (!path_count) {
+        help(stderr);
+        free(paths);
+        return MK_EXIT_USAGE;
+    }
+    /* one glTF document is its own JSON layout (docs/json.md) */
+    if (json && gltf_count && path_count > 1) {
+        mk_cli_fail("info: --json takes one .gltf/.glb file, or unit folders and library roots");
+        free(paths);
+        return MK_EXIT_USAGE;
+    }
+    int exit_code = MK_EXIT_OK;
+    uint32_t printed = 0;
+    if (json && !gltf_count)
+        printf("{\"version\": %d, \"units\": [", MK_CLI_JSON_VERSION);
+    for (int p = 0; p < path_count; p++) {
+        int rc = mk_cli_is_gltf_file(paths[p]) ? mk_cli_info_gltf(paths[p], json)
+                                               : info_units(paths[p], json, &printed);
+        if (rc != MK_EXIT_OK)
+            exit_code = rc;
+    }
+    if (json && !gltf_count)
+        printf("%s]}\n", printed ? "\n" : "");
+    free(paths);
     return exit_code;
 }

@@ -31,7 +31,8 @@ static void help(FILE *out)
             "  --fps N         GIF frames per second, 1..100 (default 20); with --sheet,\n"
             "                  cells at this rate instead of one per frame and mid-blend\n"
             "  --seconds S     GIF length (default: one run of the animation, at most 60)\n"
-            "  --time T        the time shown in a single PNG (default 0)\n"
+            "  --time T        the time shown in a single PNG, or where a GIF starts\n"
+            "                  (default 0)\n"
             "  --sheet         PNG contact sheet, cells labelled 'Anim frame>next wWEIGHT'\n"
             "  --interpolation linear|step|smooth\n"
             "                  force how a unit's frames blend\n"
@@ -106,11 +107,18 @@ static int parse(int argc, char **argv, preview_args *a)
     a->fps = 0;
     a->interpolation = -1;
     a->beside = -1;
+    bool options_done = false; /* after "--" every word is a PATH */
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool v = i + 1 < argc;
         double d;
-        if (mk_cli_is_help(arg)) {
+        if (strcmp(arg, "--") == 0 && !options_done) {
+            options_done = true;
+        } else if (options_done) {
+            if (a->path)
+                return usage_error("one PATH only, '%s' is extra", arg);
+            a->path = arg;
+        } else if (mk_cli_is_help(arg)) {
             help(stdout);
             return -1;
         } else if (strcmp(arg, "--sheet") == 0) {
@@ -232,6 +240,8 @@ static int run(const preview_args *args, mk_preview *scene, mk_preview *beside, 
     preview_args wide = *args; /* what is written: twice as wide with --beside */
     const preview_args *a = args;
     int64_t times[4096];
+    uint32_t delays[4096];
+    int64_t cs_before = 0;
     uint32_t n;
     if (a->sheet) {
         if (a->fps) {
@@ -247,8 +257,21 @@ static int run(const preview_args *args, mk_preview *scene, mk_preview *beside, 
         double secs = a->seconds > 0 ? a->seconds
                                      : fmin((double)mk_preview_length_us(scene) / 1e6, 60.0);
         n = (uint32_t)fmax(1, fmin(ceil(secs * fps - 1e-9), 4096));
-        for (uint32_t i = 0; i < n; i++)
-            times[i] = (int64_t)llround(i * 1e6 / fps);
+        /* --time: where the GIF starts; the delays, rounded to the GIF's
+         * hundredths cumulatively, add up to exactly `secs` (a 720 ms cycle
+         * at 20 fps is 14 frames of 50 ms and one of 20, not 750 ms) */
+        int64_t start = (int64_t)llround(a->time * 1e6);
+        for (uint32_t i = 0; i <= n; i++) {
+            double t = i < n ? i / (double)fps : secs;
+            if (i < n)
+                times[i] = start + (int64_t)llround(t * 1e6);
+            int64_t cs = llround(t * 100);
+            if (i > 0)
+                delays[i - 1] = (uint32_t)(cs - cs_before);
+            cs_before = cs;
+        }
+        if (n > 1 && delays[n - 1] == 0) /* a sliver under 5 ms: no 0-delay frame */
+            n--;
     } else {
         n = 1;
         times[0] = (int64_t)llround(a->time * 1e6);
@@ -287,9 +310,8 @@ static int run(const preview_args *args, mk_preview *scene, mk_preview *beside, 
     }
     char why[300] = "";
     if (ok && a->gif) {
-        uint32_t fps = a->fps ? a->fps : 20;
         ok = mk_image_write_gif(out, (const uint8_t *const *)frames, n, a->width, a->height,
-                                (uint32_t)lround(100.0 / fps), why, sizeof why);
+                                delays, why, sizeof why);
     } else if (ok && !a->sheet) {
         ok = mk_image_write_png(out, frames[0], a->width, a->height, why, sizeof why);
     } else if (ok) {

@@ -13,7 +13,7 @@
 static void help(FILE *out)
 {
     fprintf(out,
-            "usage: morphkit sample PATH --time T [--time T2 ...] [--anim NAME]\n"
+            "usage: morphkit sample PATH --time T [--time T2 ...] [--anim NAME|N]\n"
             "                       [--then NAME@T]... [--json]\n\n"
             "Prints the animation state and the pose of a unit folder, or the morph\n"
             "weights and morphed vertices of a .gltf/.glb file, at the given times\n"
@@ -22,10 +22,10 @@ static void help(FILE *out)
             "clip's own time: before the first key and after the last the end values\n"
             "hold.\n\n"
             "  --time T       a sample time in seconds (repeatable, at least one)\n"
-            "  --anim NAME    the animation started at time 0 (unit default: Idle if the\n"
-            "                 unit has one, else the first name in sorted order; glTF: a\n"
-            "                 name or an index, default animation 0, or the default\n"
-            "                 weights when the file has none)\n"
+            "  --anim NAME|N  the animation started at time 0, by name or index (unit\n"
+            "                 default: Idle if the unit has one, else the first name in\n"
+            "                 sorted order; glTF: animation 0, or the default weights\n"
+            "                 when the file has none)\n"
             "  --then NAME@T  request a switch to NAME at T seconds, as a game calls\n"
             "                 play() (repeatable; units only)\n"
             "  --json         one JSON object with positions (OBJ `v` order) and\n"
@@ -51,10 +51,18 @@ int mk_cmd_sample(int argc, char **argv)
 {
     mk_sample_args a;
     memset(&a, 0, sizeof a);
+    bool options_done = false; /* after "--" every word is a PATH */
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool has_value = i + 1 < argc;
-        if (mk_cli_is_help(arg)) {
+        if (strcmp(arg, "--") == 0 && !options_done) {
+            options_done = true;
+        } else if (options_done && !a.path) {
+            a.path = arg;
+        } else if (options_done) {
+            mk_cli_fail("sample: one PATH only (see morphkit sample --help)");
+            return MK_EXIT_USAGE;
+        } else if (mk_cli_is_help(arg)) {
             help(stdout);
             return MK_EXIT_OK;
         } else if (strcmp(arg, "--json") == 0) {

@@ -7,6 +7,7 @@
 #include <GLFW/glfw3.h>
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "image.h"
@@ -25,7 +26,9 @@ static void help(FILE *out)
             "  .  ,            step one frame forward / back (pauses)\n"
             "  +  -            faster / slower\n"
             "  Esc, Q          quit\n\n"
-            "  --frames N         quit after N rendered frames (for scripts and tests)\n"
+            "  --frames N         quit after N rendered frames (for scripts and tests);\n"
+            "                     time then advances 1/60 s a frame, not by the clock,\n"
+            "                     so the same run gives the same screenshot\n"
             "  --screenshot FILE  save the last frame shown as a PNG\n\n"
             "The title shows: animation, frame, next frame, weight, speed.\n"
             "exit codes: 0 success, 1 invalid input or no window, 2 usage error\n");
@@ -132,8 +135,11 @@ static int loop(GLFWwindow *window, viewer *v, mk_gl_renderer *r, long max_frame
     int rc = MK_EXIT_OK;
     while (!glfwWindowShouldClose(window)) {
         double now = glfwGetTime();
+        /* scripted (--frames): a fixed 1/60 s a frame, so two runs give the
+         * same pictures; interactive: the wall clock */
+        double step = max_frames > 0 ? (frames > 0 ? 1.0 / 60 : 0.0) : now - last;
         if (!v->paused)
-            v->time_us += (int64_t)llround((now - last) * 1e6 * v->speed);
+            v->time_us += (int64_t)llround(step * 1e6 * v->speed);
         last = now;
         mk_preview_seek(v->scene, v->time_us);
         if (mk_preview_anim(v->scene) != bounds_anim) {
@@ -178,10 +184,18 @@ int mk_cmd_view(int argc, char **argv)
     mk_preview_options so = {NULL, -1};
     long max_frames = 0;
     int width = 800, height = 600;
+    bool options_done = false; /* after "--" every word is a PATH */
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool has = i + 1 < argc;
-        if (mk_cli_is_help(arg)) {
+        if (strcmp(arg, "--") == 0 && !options_done) {
+            options_done = true;
+        } else if (options_done && !path) {
+            path = arg;
+        } else if (options_done) {
+            mk_cli_fail("view: one PATH only, '%s' is extra", arg);
+            return MK_EXIT_USAGE;
+        } else if (mk_cli_is_help(arg)) {
             help(stdout);
             return MK_EXIT_OK;
         } else if (strcmp(arg, "--anim") == 0 && has) {
@@ -222,6 +236,12 @@ int mk_cmd_view(int argc, char **argv)
     }
     if (!path) {
         mk_cli_fail("view: PATH is missing (see morphkit view --help)");
+        return MK_EXIT_USAGE;
+    }
+    size_t sn = screenshot ? strlen(screenshot) : 0;
+    if (screenshot && (sn < 4 || strcasecmp(screenshot + sn - 4, ".png") != 0)) {
+        mk_cli_fail("view: --screenshot writes a PNG; the name must end in .png, not '%s'",
+                    screenshot);
         return MK_EXIT_USAGE;
     }
     if (screenshot && max_frames == 0)

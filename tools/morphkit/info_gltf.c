@@ -90,6 +90,22 @@ static const char *channel_path(const mk_gltf_channel *ch)
     return ch->supported ? mk_track_path_name(ch->path) : "(other)";
 }
 
+static uint64_t buffer_bytes(const mk_gltf *g)
+{
+    uint64_t total = 0;
+    for (uint32_t b = 0; b < g->buffer_count; b++)
+        total += g->buffers[b].byte_length;
+    return total;
+}
+
+static void print_sizes(const mk_gltf *g)
+{
+    char disk[32], buffers[32];
+    printf("  size:       %s on disk, %s of buffers\n",
+           mk_cli_bytes_text(mk_cli_gltf_disk_bytes(g, g->path), disk, sizeof disk),
+           mk_cli_bytes_text(buffer_bytes(g), buffers, sizeof buffers));
+}
+
 static void print_text(const mk_gltf *g)
 {
     uint32_t vertices = 0, primitives = 0;
@@ -100,6 +116,7 @@ static void print_text(const mk_gltf *g)
            g->buffer_count, g->buffer_count == 1 ? "" : "s",
            g->uses_quantization ? ", KHR_mesh_quantization" : "",
            g->generator ? ", generator: " : "", g->generator ? g->generator : "");
+    print_sizes(g);
     printf("  meshes:     %u (%u primitive%s, %u vertices)\n", g->mesh_count, primitives,
            primitives == 1 ? "" : "s", vertices);
     for (uint32_t m = 0; m < g->mesh_count; m++) {
@@ -192,6 +209,9 @@ static void print_json(const mk_gltf *g)
     mk_cli_json_string(stdout, g->path);
     printf(", \"format\": \"%s\", \"generator\": ", g->is_glb ? "glb" : "gltf");
     json_name(g->generator);
+    printf(", \"disk_bytes\": %llu, \"buffer_bytes\": %llu",
+           (unsigned long long)mk_cli_gltf_disk_bytes(g, g->path),
+           (unsigned long long)buffer_bytes(g));
     printf(", \"buffers\": %u, \"quantized\": %s,\n \"meshes\": [", g->buffer_count,
            g->uses_quantization ? "true" : "false");
     for (uint32_t m = 0; m < g->mesh_count; m++) {

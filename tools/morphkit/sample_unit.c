@@ -142,6 +142,11 @@ static int run(unit_sampler *s, const mk_sample_args *a)
 static uint32_t find_clip(const mk_unit *u, const char *name)
 {
     uint32_t id = mk_clip_set_find(u->clips, name);
+    /* a name first, then an index, as everywhere --anim is taken */
+    char *end;
+    unsigned long n = strtoul(name, &end, 10);
+    if (id == MK_NONE && end != name && !*end && n < u->clips->clip_count)
+        id = (uint32_t)n;
     if (id == MK_NONE) {
         fprintf(stderr, "morphkit: %s has no animation '%s'; it has:", u->name, name);
         for (uint32_t i = 0; i < u->clips->clip_count; i++)
