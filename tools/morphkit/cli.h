@@ -36,6 +36,7 @@ int mk_cmd_view(int argc, char **argv);    /* cmd_view.c: the GLFW window */
 typedef struct mk_sample_args {
     const char *path;
     const char *anim;                       /* NULL: the default */
+    int interpolation;                      /* -1, or forced on every clip (units) */
     bool json;
     uint32_t time_count;
     int64_t times_us[MK_SAMPLE_MAX];
@@ -91,5 +92,11 @@ const char *mk_cli_bytes_text(uint64_t bytes, char *buf, size_t size);
 /* Bytes a loaded glTF takes on disk: the file at path plus the external
  * buffer files its uris name (data: URIs are inside the file). */
 uint64_t mk_cli_gltf_disk_bytes(const mk_gltf *g, const char *path);
+/* A copy of a clip set with one interpolation forced on every clip (for
+ * --interpolation); prints the error and returns false on failure. */
+bool mk_cli_force_interpolation(const mk_clip_set *clips, mk_interpolation interp,
+                                mk_clip_set **out);
+/* Parses linear|step|smooth; -2 for anything else. */
+int mk_cli_parse_interpolation(const char *word);
 
 #endif

@@ -80,8 +80,12 @@ void mk_cli_json_number(FILE *out, double v, bool single)
     for (int digits = 1; digits <= 17; digits++) {
         snprintf(buf, sizeof buf, "%.*g", digits, v);
         double back = strtod(buf, NULL);
-        if (single ? (float)back == (float)v : back == v)
+        if (single ? (float)back == (float)v : back == v) {
+            /* 200, not 2e+02: more digits turn %g to fixed notation */
+            if (strchr(buf, 'e') && fabs(v) >= 1e-4 && fabs(v) < 1e15 && digits < 17)
+                continue;
             break;
+        }
     }
     fputs(buf, out);
 }
@@ -220,4 +224,61 @@ uint64_t mk_cli_gltf_disk_bytes(const mk_gltf *g, const char *path)
             total += (uint64_t)st.st_size;
     }
     return total;
+}
+
+/* A copy of the unit's clips with one interpolation forced on all of them. */
+bool mk_cli_force_interpolation(const mk_clip_set *src, mk_interpolation interp,
+                                mk_clip_set **out)
+{
+    mk_clip_desc *d = calloc(src->clip_count, sizeof *d);
+    size_t total = 0;
+    for (uint32_t c = 0; c < src->clip_count; c++)
+        total += src->clips[c].frame_count;
+    bool *no_blend = calloc(total ? total : 1, sizeof *no_blend);
+    size_t event_total = 0;
+    for (uint32_t c = 0; c < src->clip_count; c++)
+        event_total += src->clips[c].event_count;
+    mk_clip_event_desc *events = calloc(event_total ? event_total : 1, sizeof *events);
+    if (!d || !no_blend || !events) {
+        free(d), free(no_blend), free(events);
+        mk_cli_fail("out of memory");
+        return false;
+    }
+    size_t at = 0, ev = 0;
+    for (uint32_t c = 0; c < src->clip_count; c++) {
+        const mk_clip *k = &src->clips[c];
+        d[c].name = k->name;
+        d[c].frame_count = k->frame_count;
+        d[c].frames = k->frames;
+        d[c].durations_us = k->durations_us;
+        d[c].loop_frame = k->loop_frame;
+        d[c].once = k->once;
+        d[c].next = k->next_clip != MK_NONE ? src->clips[k->next_clip].name : NULL;
+        for (uint32_t f = 0; f < k->frame_count; f++)
+            no_blend[at + f] = (k->frame_flags[f] & MK_CLIP_FRAME_NO_BLEND) != 0;
+        d[c].no_blend = no_blend + at;
+        at += k->frame_count;
+        d[c].interpolation = interp;
+        d[c].events = events + ev;
+        for (uint32_t e = 0; e < k->event_count; e++, ev++) {
+            events[ev].frame = k->events[e].frame;
+            events[ev].name = k->events[e].name;
+        }
+        d[c].event_count = k->event_count;
+    }
+    mk_clip_set_desc sd = {d, src->clip_count, src->frame_set_count};
+    mk_error err;
+    bool ok = mk_clip_set_create(&sd, NULL, out, &err) == MK_OK;
+    if (!ok)
+        mk_cli_print_error(&err);
+    free(d), free(no_blend), free(events);
+    return ok;
+}
+
+int mk_cli_parse_interpolation(const char *m)
+{
+    return strcmp(m, "linear") == 0   ? MK_INTERPOLATION_LINEAR
+           : strcmp(m, "step") == 0   ? MK_INTERPOLATION_STEP
+           : strcmp(m, "smooth") == 0 ? MK_INTERPOLATION_SMOOTH
+                                      : -2;
 }

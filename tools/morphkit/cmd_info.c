@@ -8,14 +8,85 @@
 static void help(FILE *out)
 {
     fprintf(out, "usage: morphkit info [--json] PATH...\n\n"
-                 "Prints a unit folder's (or every unit of a library root's) animations\n"
+                 "Prints each unit folder's (or every unit of a library root's) animations\n"
                  "and frame counts, vertex and triangle counts, the memory its frame set\n"
-                 "needs and the bytes its frame files take on disk. For a .gltf/.glb\n"
+                 "needs and the size of its frame files on disk (KiB/MiB; exact bytes in\n"
+                 "--json), and each animation's timeline: one line a frame with the time\n"
+                 "it becomes current and its duration (ms), NoBlend cuts, events, the\n"
+                 "loop start (marked >) and what follows the last frame. A typo in\n"
+                 "animation.cfg is printed and its line ignored. For a .gltf/.glb\n"
                  "file: meshes and primitives (vertices, attributes, mode), morph target\n"
                  "counts, names and default weights, the nodes with meshes, and the\n"
                  "animations with their channels, interpolation, keys and duration.\n\n"
                  "  --json    one JSON object on stdout\n\n"
                  "exit codes: 0 success, 1 invalid input, 2 usage error\n");
+}
+
+/* The timeline of clip a: when each frame becomes current (ms from the clip's
+ * start), its duration, cuts, loop start, events; text, one line a frame. */
+static void print_timeline_text(const mk_unit *u, uint32_t a)
+{
+    const mk_clip *c = &u->clips->clips[a];
+    uint32_t first = u->files->animations[a].first_number;
+    int64_t start = 0;
+    for (uint32_t f = 0; f < c->frame_count; f++) {
+        bool held = c->once && c->next_clip == MK_NONE && f + 1 == c->frame_count;
+        printf("      %-*s%4u  %7.1f ms", 2, !c->once && f == c->loop_frame ? ">" : "",
+               first + f, (double)start / 1000.0);
+        if (held)
+            printf("   (held)   ");
+        else
+            printf("  +%7.1f", (double)c->durations_us[f] / 1000.0);
+        if (c->frame_flags[f] & MK_CLIP_FRAME_NO_BLEND)
+            printf("  cut (NoBlend)");
+        for (uint32_t e = c->event_first[f]; e < c->event_first[f + 1]; e++)
+            printf("  event %s", c->events[e].name);
+        if (f + 1 == c->frame_count && !held) {
+            if (!c->once)
+                printf("  then loops to %u", first + c->loop_frame);
+            else
+                printf("  then %s", u->clips->clips[c->next_clip].name);
+        }
+        printf("\n");
+        start += held ? 0 : c->durations_us[f];
+    }
+}
+
+static void print_timeline_json(const mk_unit *u, uint32_t a)
+{
+    const mk_clip *c = &u->clips->clips[a];
+    uint32_t first = u->files->animations[a].first_number;
+    printf(", \"loop_frame\": ");
+    if (c->once)
+        printf("null");
+    else
+        printf("%u", first + c->loop_frame);
+    printf(", \"next\": ");
+    if (c->next_clip != MK_NONE)
+        mk_cli_json_string(stdout, u->clips->clips[c->next_clip].name);
+    else
+        printf("null");
+    printf(", \"timeline\": [");
+    int64_t start = 0;
+    for (uint32_t f = 0; f < c->frame_count; f++) {
+        bool held = c->once && c->next_clip == MK_NONE && f + 1 == c->frame_count;
+        printf("%s\n        {\"frame\": %u, \"start_ms\": ", f ? "," : "", first + f);
+        mk_cli_json_number(stdout, (double)start / 1000.0, false);
+        printf(", \"duration_ms\": ");
+        if (held)
+            printf("null");
+        else
+            mk_cli_json_number(stdout, (double)c->durations_us[f] / 1000.0, false);
+        printf(", \"no_blend\": %s, \"events\": [",
+               c->frame_flags[f] & MK_CLIP_FRAME_NO_BLEND ? "true" : "false");
+        for (uint32_t e = c->event_first[f]; e < c->event_first[f + 1]; e++) {
+            printf("%s", e > c->event_first[f] ? ", " : "");
+            mk_cli_json_string(stdout, c->events[e].name);
+        }
+        printf("]}");
+        start += held ? 0 : c->durations_us[f];
+    }
+    printf("]");
 }
 
 static void print_text(const char *path, const mk_unit *u)
@@ -47,6 +118,7 @@ static void print_text(const char *path, const mk_unit *u)
                an->frame_count == 1 ? " " : "s", u->files->frame_files[an->first_frame],
                u->files->frame_files[an->first_frame + an->frame_count - 1],
                (long long)(c->length_us / 1000), mode, mk_interpolation_name(c->interpolation));
+        print_timeline_text(u, a);
     }
 }
 
@@ -69,9 +141,11 @@ static void print_json(const char *path, const mk_unit *u, bool first)
         mk_cli_json_string(stdout, an->name);
         const mk_clip *c = &u->clips->clips[a];
         printf(", \"frames\": %u, \"first_number\": %u, \"length_ms\": %.3f, \"once\": %s, "
-               "\"interpolation\": \"%s\"}",
+               "\"interpolation\": \"%s\"",
                an->frame_count, an->first_number, (double)c->length_us / 1000.0,
                c->once ? "true" : "false", mk_interpolation_name(c->interpolation));
+        print_timeline_json(u, a);
+        printf("}");
     }
     printf("]}");
 }

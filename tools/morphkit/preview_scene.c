@@ -58,51 +58,10 @@ static bool parse_index(const char *s, uint32_t *out)
 /* A copy of the unit's clips with one interpolation forced on all of them. */
 static bool force_interpolation(mk_preview *s, mk_interpolation interp)
 {
-    const mk_clip_set *src = s->unit->clips;
-    mk_clip_desc *d = calloc(src->clip_count, sizeof *d);
-    size_t total = 0;
-    for (uint32_t c = 0; c < src->clip_count; c++)
-        total += src->clips[c].frame_count;
-    bool *no_blend = calloc(total ? total : 1, sizeof *no_blend);
-    size_t event_total = 0;
-    for (uint32_t c = 0; c < src->clip_count; c++)
-        event_total += src->clips[c].event_count;
-    mk_clip_event_desc *events = calloc(event_total ? event_total : 1, sizeof *events);
-    if (!d || !no_blend || !events) {
-        free(d), free(no_blend), free(events);
+    if (!mk_cli_force_interpolation(s->unit->clips, interp, &s->forced_clips))
         return false;
-    }
-    size_t at = 0, ev = 0;
-    for (uint32_t c = 0; c < src->clip_count; c++) {
-        const mk_clip *k = &src->clips[c];
-        d[c].name = k->name;
-        d[c].frame_count = k->frame_count;
-        d[c].frames = k->frames;
-        d[c].durations_us = k->durations_us;
-        d[c].loop_frame = k->loop_frame;
-        d[c].once = k->once;
-        d[c].next = k->next_clip != MK_NONE ? src->clips[k->next_clip].name : NULL;
-        for (uint32_t f = 0; f < k->frame_count; f++)
-            no_blend[at + f] = (k->frame_flags[f] & MK_CLIP_FRAME_NO_BLEND) != 0;
-        d[c].no_blend = no_blend + at;
-        at += k->frame_count;
-        d[c].interpolation = interp;
-        d[c].events = events + ev;
-        for (uint32_t e = 0; e < k->event_count; e++, ev++) {
-            events[ev].frame = k->events[e].frame;
-            events[ev].name = k->events[e].name;
-        }
-        d[c].event_count = k->event_count;
-    }
-    mk_clip_set_desc sd = {d, src->clip_count, src->frame_set_count};
-    mk_error err;
-    bool ok = mk_clip_set_create(&sd, NULL, &s->forced_clips, &err) == MK_OK;
-    if (!ok)
-        mk_cli_print_error(&err);
-    else
-        s->clips = s->forced_clips;
-    free(d), free(no_blend), free(events);
-    return ok;
+    s->clips = s->forced_clips;
+    return true;
 }
 
 static int load_unit(mk_preview *s, const char *path, const mk_preview_options *o)
