@@ -64,11 +64,10 @@ static bool force_interpolation(mk_preview *s, mk_interpolation interp)
     return true;
 }
 
-static int load_unit(mk_preview *s, const char *path, const mk_preview_options *o)
+/* Builds the scene around s->unit: the clips (forced interpolation) and the
+ * animation o->anim (name or index; NULL: Idle, else the first). */
+static int setup_unit(mk_preview *s, const mk_preview_options *o)
 {
-    /* lenient: a typo in animation.cfg must not hide the unit from its artist */
-    if (mk_cli_load_unit(path, true, &s->unit, s->problem, sizeof s->problem) != MK_EXIT_OK)
-        return MK_EXIT_INVALID;
     s->clips = s->unit->clips;
     if (o->interpolation >= 0 && !force_interpolation(s, (mk_interpolation)o->interpolation))
         return MK_EXIT_INVALID;
@@ -92,6 +91,14 @@ static int load_unit(mk_preview *s, const char *path, const mk_preview_options *
     }
     mk_preview_set_anim(s, anim);
     return MK_EXIT_OK;
+}
+
+static int load_unit(mk_preview *s, const char *path, const mk_preview_options *o)
+{
+    /* lenient: a typo in animation.cfg must not hide the unit from its artist */
+    if (mk_cli_load_unit(path, true, &s->unit, s->problem, sizeof s->problem) != MK_EXIT_OK)
+        return MK_EXIT_INVALID;
+    return setup_unit(s, o);
 }
 
 /* Builds animation a's clip with its cursors and sample buffer, replacing the
@@ -544,4 +551,84 @@ uint32_t mk_preview_sheet_times(const mk_preview *s, int64_t *times, uint32_t ma
 const char *mk_preview_problem(const mk_preview *scene)
 {
     return scene->problem;
+}
+
+/* Prints every item of rep (errors and warnings) and keeps the first in
+ * problem; returns the count. */
+static uint32_t report_problems(const mk_report *rep, char *problem, size_t size)
+{
+    problem[0] = '\0';
+    for (uint32_t i = 0; i < rep->count; i++) {
+        const mk_diagnostic *d = &rep->items[i];
+        mk_error e;
+        mk_error_set(&e, MK_ERR_PARSE, d->file, d->line, "%s%s",
+                     d->severity == MK_SEVERITY_WARNING ? "warning: " : "", d->message);
+        mk_cli_print_error(&e);
+        if (i == 0)
+            mk_error_format(&e, problem, size);
+    }
+    return rep->count;
+}
+
+int mk_preview_reload(const mk_preview *old, const char *path, const mk_preview_options *o,
+                      mk_preview **out, char *problem, size_t problem_size)
+{
+    *out = NULL;
+    problem[0] = '\0';
+    mk_preview *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(problem, problem_size, "out of memory");
+        return -1;
+    }
+    mk_preview_options keep = *o;
+    if (old->unit) {
+        mk_unit_options uo = {0};
+        uo.skip_heuristics = true;
+        uo.lenient_config = true;
+        mk_report rep = {0};
+        mk_error err;
+        bool changed = false;
+        mk_status st = mk_unit_reload(old->unit, &uo, NULL, &s->unit, &changed, &rep, &err);
+        if (report_problems(&rep, problem, problem_size) == 0 && st != MK_OK)
+            mk_error_format(&err, problem, problem_size);
+        mk_report_reset(&rep);
+        if (st != MK_OK || !changed) {
+            free(s);
+            return st != MK_OK ? -1 : 0;
+        }
+        snprintf(s->problem, sizeof s->problem, "%s", problem);
+        /* the animation shown goes on, unless it is gone (renamed) */
+        if (keep.anim && mk_clip_set_find(s->unit->clips, keep.anim) == MK_NONE)
+            keep.anim = NULL;
+        if (setup_unit(s, &keep) != MK_EXIT_OK) {
+            mk_preview_destroy(s);
+            snprintf(problem, problem_size, "%s: could not set up the reloaded unit", path);
+            return -1;
+        }
+    } else {
+        mk_error err;
+        mk_gltf *probe = NULL;
+        /* load once to get the error text; load_gltf prints its own */
+        if (mk_gltf_load(path, NULL, NULL, &probe, &err) != MK_OK) {
+            mk_cli_print_error(&err);
+            mk_error_format(&err, problem, problem_size);
+            free(s);
+            return -1;
+        }
+        mk_gltf_destroy(probe);
+        int rc = load_gltf(s, path, &keep);
+        if (rc != MK_EXIT_OK && keep.anim) { /* the animation is gone: the default */
+            mk_preview_destroy(s);
+            keep.anim = NULL;
+            s = calloc(1, sizeof *s);
+            rc = s ? load_gltf(s, path, &keep) : MK_EXIT_INVALID;
+        }
+        if (rc != MK_EXIT_OK) {
+            mk_preview_destroy(s);
+            snprintf(problem, problem_size, "%s: could not be reloaded", path);
+            return -1;
+        }
+    }
+    *out = s;
+    return 1;
 }

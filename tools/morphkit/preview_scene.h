@@ -57,5 +57,13 @@ uint32_t mk_preview_sheet_times(const mk_preview *scene, int64_t *times, uint32_
 /* The first problem met while loading that did not stop it (an ignored
  * animation.cfg line: "file:line: warning: ..."), or "". */
 const char *mk_preview_problem(const mk_preview *scene);
+/* Live reload (view --watch): loads what old shows again from path (a unit
+ * through mk_unit_reload, a glTF file whole), keeping o's animation when it
+ * still exists. Returns 1 and *out (a new scene to upload and swap in) when
+ * it changed, 0 when it loads the same, -1 when it does not load: *out is
+ * NULL and old stays as it is. problem receives the first error or warning
+ * (every one is printed to stderr), or "". */
+int mk_preview_reload(const mk_preview *old, const char *path, const mk_preview_options *o,
+                      mk_preview **out, char *problem, size_t problem_size);
 
 #endif
