@@ -39,9 +39,12 @@ expect 0 preview "$K" --anim Walk --out "$TMP/run.gif" --size 64x64
 expect 0 preview "$K" --anim Walk --out "$TMP/still.gif" --size 96x96 --fps 10 --seconds 0.7 --interpolation step
 cmp -s "$TMP/walk.gif" "$TMP/still.gif" && { echo "FAIL: step and linear GIFs are equal"; fails=$((fails + 1)); }
 
-# a contact sheet: Idle has 4 frames -> 8 cells (frame + mid-blend) -> 3x3 cells
+# a contact sheet: Idle has 4 frames -> 8 cells (frame + mid-blend) -> 3x3
+# cells of 50x40 pictures, each with a label band below: at scale 1 a line
+# holds (50 - 4) / 6 = 7 characters, so "Idle 1>2 w0.00" wraps to 3 lines:
+# band 3 x 9 + 4 = 31, cell 71 high -> 150 x 213
 expect 0 preview "$K" --anim Idle --sheet --size 50x40 --out "$TMP/idle.png"
-[ "$(png_size "$TMP/idle.png")" = "150 120" ] || { echo "FAIL: idle sheet is $(png_size "$TMP/idle.png")"; fails=$((fails + 1)); }
+[ "$(png_size "$TMP/idle.png")" = "150 213" ] || { echo "FAIL: idle sheet is $(png_size "$TMP/idle.png")"; fails=$((fails + 1)); }
 
 # glTF through the target path; smooth override on a unit
 expect 0 preview "$SRC/tests/data/gltf/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf" --out "$TMP/cube.gif" --size 64x64 --fps 5
@@ -62,7 +65,9 @@ expect 0 preview "$SRC/assets/demo/wing" --anim Flap --interpolation linear --be
 [ "$(png_size "$TMP/flap2.png")" = "128 48" ] || { echo "FAIL: flap2.png is $(png_size "$TMP/flap2.png")"; fails=$((fails + 1)); }
 expect 0 preview "$SRC/assets/demo/wing" --anim Flap --interpolation linear --beside smooth \
     --sheet --fps 4 --size 40x30 --out "$TMP/flap2_sheet.png"
-[ "$(png_size "$TMP/flap2_sheet.png")" = "240 60" ] || { echo "FAIL: flap2 sheet is $(png_size "$TMP/flap2_sheet.png")"; fails=$((fails + 1)); }
+# cells 80 wide hold (80 - 4) / 6 = 12 characters a line: "Flap 1>2 w0.00
+# linear | Flap 1>2 w0.00 smooth" wraps to 4 lines, band 4 x 9 + 4 = 40
+[ "$(png_size "$TMP/flap2_sheet.png")" = "240 140" ] || { echo "FAIL: flap2 sheet is $(png_size "$TMP/flap2_sheet.png")"; fails=$((fails + 1)); }
 expect 2 preview "$SRC/assets/demo/wing" --beside curvy
 has "$err" "--beside wants linear, step or smooth"
 expect 2 preview "$SRC/tests/data/gltf/SimpleMorph/glTF/SimpleMorph.gltf" --beside smooth
@@ -129,4 +134,56 @@ gif_delay_sum() { od -An -tu1 -v "$1" | tr -s ' \n' '  ' | awk '{for(i=1;i+5<=NF
 expect 0 preview "$K" --anim Walk --out "$TMP/t0.gif" --size 48x48 --fps 10 --seconds 0.1
 expect 0 preview "$K" --anim Walk --out "$TMP/t3.gif" --size 48x48 --fps 10 --seconds 0.1 --time 0.3
 cmp -s "$TMP/t0.gif" "$TMP/t3.gif" && { echo "FAIL: --time did not move the GIF's start"; fails=$((fails + 1)); }
+# sheets frame the model tightly: in the first 200x200 cell of Walk the
+# pixels that are not background span >= 70 % of the cell (decoded here)
+expect 0 preview "$K" --anim Walk --sheet --size 200x200 --out "$TMP/walk_sheet.png"
+if command -v python3 >/dev/null; then
+    fill=$(python3 - "$TMP/walk_sheet.png" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+pos, idat, w, h = 8, b'', 0, 0
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b'IHDR':
+        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        bpp = {6: 4, 2: 3}[ctype]
+    elif kind == b'IDAT':
+        idat += body
+    pos += 12 + n
+raw, rows, prev = zlib.decompress(idat), [], bytearray(w * bpp)
+for y in range(h):
+    f, line = raw[y * (w * bpp + 1)], bytearray(raw[y * (w * bpp + 1) + 1:(y + 1) * (w * bpp + 1)])
+    for x in range(len(line)):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        p = a + b - c
+        pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else (b if abs(p - b) <= abs(p - c) else c)
+        line[x] = (line[x] + [0, a, b, (a + b) // 2, pr][f]) & 255
+    rows.append(line); prev = line
+bg = rows[5][5 * bpp:5 * bpp + 3]
+xs, ys = [], []
+for y in range(1, 200):
+    for x in range(1, 200):
+        px = rows[y][x * bpp:x * bpp + 3]
+        if max(abs(px[k] - bg[k]) for k in range(3)) > 12:
+            xs.append(x); ys.append(y)
+print(int(100 * max(max(xs) - min(xs) + 1, max(ys) - min(ys) + 1) / 199))
+PY
+)
+    [ "${fill:-0}" -ge 70 ] || { echo "FAIL: the knight fills $fill % of its sheet cell, expected >= 70"; fails=$((fails + 1)); }
+fi
+# a glTF file without animations: one picture, not 12 equal cells
+expect 0 preview "$SRC/tests/data/gltf/MorphPrimitivesTest/glTF/MorphPrimitivesTest.gltf" --sheet --size 64x64 --out "$TMP/static.png"
+[ "$(png_size "$TMP/static.png" | cut -d' ' -f1)" = "64" ] || { echo "FAIL: a static glTF sheet is $(png_size "$TMP/static.png") wide"; fails=$((fails + 1)); }
+# --camera and --zoom change the picture; bad values are usage errors
+expect 0 preview "$K" --out "$TMP/cam0.png" --size 64x64
+expect 0 preview "$K" --out "$TMP/cam1.png" --size 64x64 --camera 90,30
+expect 0 preview "$K" --out "$TMP/zoom.png" --size 64x64 --zoom 2
+cmp -s "$TMP/cam0.png" "$TMP/cam1.png" && { echo "FAIL: --camera changed nothing"; fails=$((fails + 1)); }
+cmp -s "$TMP/cam0.png" "$TMP/zoom.png" && { echo "FAIL: --zoom changed nothing"; fails=$((fails + 1)); }
+expect 2 preview "$K" --camera 10
+has "$err" "--camera wants YAW,PITCH"
+expect 2 preview "$K" --camera 0,95
+expect 2 preview "$K" --zoom 0
 finish

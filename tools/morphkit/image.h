@@ -23,7 +23,7 @@ bool mk_image_write_gif(const char *path, const uint8_t *const *frames, uint32_t
                         size_t why_size);
 
 /* Draws text with the built-in 5x7 font (digits, letters shown upper-case,
- * and . , : - + > / = _ %), each font pixel a scale x scale block, with its
+ * and . , : - + > / = _ % ! | ( ) ' ? < [ ] * #), each font pixel a scale x scale block, with its
  * top-left corner at (x, y); pixels outside the image are clipped. */
 void mk_image_draw_text(uint8_t *rgba, uint32_t width, uint32_t height, int x, int y, int scale,
                         const char *text, const uint8_t color[4]);

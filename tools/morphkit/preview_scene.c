@@ -437,49 +437,62 @@ void mk_preview_draw(mk_preview *s, mk_gl_renderer *r, const mk_gl_draw_params *
     }
 }
 
-static void grow(float lo[3], float hi[3], const float *p, const float *m)
+typedef void (*point_fn)(void *ctx, const float world[3]);
+
+static void visit(const float *p, const float *m, point_fn fn, void *ctx)
 {
     float w[3];
     for (int c = 0; c < 3; c++)
         w[c] = m ? m[c] * p[0] + m[4 + c] * p[1] + m[8 + c] * p[2] + m[12 + c] : p[c];
-    for (int c = 0; c < 3; c++) {
-        if (w[c] < lo[c])
-            lo[c] = w[c];
-        if (w[c] > hi[c])
-            hi[c] = w[c];
-    }
+    fn(ctx, w);
 }
 
-void mk_preview_bounds(const mk_preview *s, float center[3], float *radius)
+/* Every vertex position the current animation reaches, in world space: a
+ * unit's frames, or a glTF file evaluated at 25 times across its length. */
+static void each_point(const mk_preview *s, point_fn fn, void *ctx)
 {
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     if (s->unit) {
         const mk_clip *c = &s->clips->clips[s->anim];
         const mk_frame_set *fs = s->unit->frames;
         for (uint32_t f = 0; f < c->frame_count; f++) {
             const float *p = mk_frame_set_positions(fs, c->frames[f]);
             for (uint32_t v = 0; v < fs->vertex_count; v++)
-                grow(lo, hi, p + 3 * v, NULL);
+                visit(p + 3 * v, NULL, fn, ctx);
         }
-    } else {
-        /* Evaluate on the CPU at 24 times across the animation. */
-        mk_preview *m = (mk_preview *)s; /* seek changes only the time, restored below */
-        int64_t saved = s->time_us, len = mk_preview_length_us(s);
-        for (int k = 0; k <= 24; k++) {
-            mk_preview_seek(m, len * k / 24);
-            for (uint32_t d = 0; d < s->draw_count; d++) {
-                const mk_morph_set *set = s->draws[d].set;
-                float *pos = malloc((size_t)set->vertex_count * 3 * sizeof(float));
-                if (!pos)
-                    continue;
-                mk_morph_evaluate(set, s->weights + s->weight_offset[d], pos, NULL, NULL);
-                for (uint32_t v = 0; v < set->vertex_count; v++)
-                    grow(lo, hi, pos + 3 * v, s->draws[d].world);
-                free(pos);
-            }
-        }
-        mk_preview_seek(m, saved);
+        return;
     }
+    mk_preview *m = (mk_preview *)s; /* seek changes only the time, restored below */
+    int64_t saved = s->time_us, len = mk_preview_length_us(s);
+    for (int k = 0; k <= 24; k++) {
+        mk_preview_seek(m, len * k / 24);
+        for (uint32_t d = 0; d < s->draw_count; d++) {
+            const mk_morph_set *set = s->draws[d].set;
+            float *pos = malloc((size_t)set->vertex_count * 3 * sizeof(float));
+            if (!pos)
+                continue;
+            mk_morph_evaluate(set, s->weights + s->weight_offset[d], pos, NULL, NULL);
+            for (uint32_t v = 0; v < set->vertex_count; v++)
+                visit(pos + 3 * v, s->draws[d].world, fn, ctx);
+            free(pos);
+        }
+    }
+    mk_preview_seek(m, saved);
+}
+
+static void grow_box(void *ctx, const float w[3])
+{
+    float *lo = ctx, *hi = lo + 3;
+    for (int c = 0; c < 3; c++) {
+        lo[c] = w[c] < lo[c] ? w[c] : lo[c];
+        hi[c] = w[c] > hi[c] ? w[c] : hi[c];
+    }
+}
+
+void mk_preview_bounds(const mk_preview *s, float center[3], float *radius)
+{
+    float box[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    each_point(s, grow_box, box);
+    const float *lo = box, *hi = box + 3;
     float r2 = 0;
     for (int c = 0; c < 3; c++) {
         center[c] = 0.5f * (lo[c] + hi[c]);
@@ -488,26 +501,93 @@ void mk_preview_bounds(const mk_preview *s, float center[3], float *radius)
     *radius = sqrtf(r2) > 1e-6f ? sqrtf(r2) : 1.0f;
 }
 
+typedef struct extent_ctx {
+    const float *vp;
+    float ext[4]; /* x min, x max, y min, y max in NDC */
+} extent_ctx;
+
+static void grow_extent(void *ctx, const float w[3])
+{
+    extent_ctx *e = ctx;
+    const float *m = e->vp;
+    float x = m[0] * w[0] + m[4] * w[1] + m[8] * w[2] + m[12];
+    float y = m[1] * w[0] + m[5] * w[1] + m[9] * w[2] + m[13];
+    float q = m[3] * w[0] + m[7] * w[1] + m[11] * w[2] + m[15];
+    if (!(q > 1e-6f))
+        return; /* behind the camera: the orbit camera keeps everything in front */
+    x /= q, y /= q;
+    e->ext[0] = fminf(e->ext[0], x), e->ext[1] = fmaxf(e->ext[1], x);
+    e->ext[2] = fminf(e->ext[2], y), e->ext[3] = fmaxf(e->ext[3], y);
+}
+
+void mk_preview_frame_tightly(const mk_preview *s, float view_projection[16], float fill)
+{
+    extent_ctx e = {view_projection, {INFINITY, -INFINITY, INFINITY, -INFINITY}};
+    each_point(s, grow_extent, &e);
+    float wx = e.ext[1] - e.ext[0], wy = e.ext[3] - e.ext[2];
+    if (!(wx > 1e-6f) && !(wy > 1e-6f))
+        return;
+    /* scale about the extent's centre so its larger side spans `fill` of the
+     * view: x' = k (x - cx) in NDC, i.e. clip x' = k x - k cx w */
+    float k = 2.0f * fill / fmaxf(wx, wy);
+    float cx = 0.5f * (e.ext[0] + e.ext[1]), cy = 0.5f * (e.ext[2] + e.ext[3]);
+    for (int col = 0; col < 4; col++) {
+        float *c = view_projection + 4 * col;
+        float w = c[3];
+        c[0] = k * c[0] - k * cx * w;
+        c[1] = k * c[1] - k * cy * w;
+    }
+}
+
 static uint32_t frame_number(const mk_preview *s, uint32_t clip, uint32_t frame)
 {
     /* Clips of a unit follow its animations one to one (unit.h). */
     return s->unit->files->animations[clip].first_number + frame;
 }
 
+/* " cut" for a NoBlend frame and " !name" for each event of the frame: what
+ * the timeline says about it, on sheets, GIFs and the view's title. */
+static void frame_marks(const mk_preview *s, uint32_t clip, uint32_t frame, char *buf,
+                        size_t size)
+{
+    const mk_clip *c = &s->clips->clips[clip];
+    int at = 0;
+    buf[0] = '\0';
+    if (c->frame_flags[frame] & MK_CLIP_FRAME_NO_BLEND)
+        at = snprintf(buf, size, " cut");
+    for (uint32_t e = c->event_first[frame]; e < c->event_first[frame + 1]; e++)
+        if (at >= 0 && (size_t)at < size)
+            at += snprintf(buf + at, size - (size_t)at, " !%s", c->events[e].name);
+}
+
 void mk_preview_label(const mk_preview *s, char *buf, size_t size)
 {
     if (!s->unit) {
-        snprintf(buf, size, "%s %.2fs", mk_preview_anim_name(s, s->anim),
-                 (double)s->time_us / 1e6);
+        /* the time and the first drawn mesh's weights (at most 4) */
+        int at = snprintf(buf, size, "%s %.2fs", s->track_clip ? mk_preview_anim_name(s, s->anim)
+                                                                : "static",
+                          (double)s->time_us / 1e6);
+        uint32_t count = s->draw_count ? s->draws[0].set->target_count : 0;
+        for (uint32_t t = 0; t < count && t < 4 && at > 0 && (size_t)at < size; t++)
+        {
+            float w = s->weights[s->weight_offset[0] + t];
+            at += snprintf(buf + at, size - (size_t)at, "%s%.2f", t ? "/" : " w",
+                           fabsf(w) < 0.005f ? 0.0 : (double)w); /* no "-0.00" */
+        }
+        if (count > 4 && at > 0 && (size_t)at < size)
+            snprintf(buf + at, size - (size_t)at, "/..");
         return;
     }
     mk_player_state st;
     mk_player_get_state(&s->player, &st);
     /* Across a Next switch the successor is named: "Attack 5>Idle 1 w0.50". */
     bool other = st.next_clip != st.clip;
-    snprintf(buf, size, "%s %u>%s%s%u w%.2f", s->clips->clips[st.clip].name,
-             frame_number(s, st.clip, st.frame), other ? s->clips->clips[st.next_clip].name : "",
-             other ? " " : "", frame_number(s, st.next_clip, st.next_frame), (double)st.weight);
+    int at = snprintf(buf, size, "%s %u>%s%s%u w%.2f", s->clips->clips[st.clip].name,
+                      frame_number(s, st.clip, st.frame),
+                      other ? s->clips->clips[st.next_clip].name : "", other ? " " : "",
+                      frame_number(s, st.next_clip, st.next_frame), (double)st.weight);
+    if (at > 0 && (size_t)at < size)
+        frame_marks(s, st.clip, st.frame, buf + at, size - (size_t)at);
 }
 
 void mk_preview_state_text(const mk_preview *s, char *buf, size_t size)
@@ -519,11 +599,13 @@ void mk_preview_state_text(const mk_preview *s, char *buf, size_t size)
     }
     mk_player_state st;
     mk_player_get_state(&s->player, &st);
-    snprintf(buf, size, "animation %s  frame %u  next %s%s%u  weight %.2f",
-             s->clips->clips[st.clip].name, frame_number(s, st.clip, st.frame),
-             st.next_clip != st.clip ? s->clips->clips[st.next_clip].name : "",
-             st.next_clip != st.clip ? " " : "", frame_number(s, st.next_clip, st.next_frame),
-             (double)st.weight);
+    int at = snprintf(buf, size, "animation %s  frame %u  next %s%s%u  weight %.2f",
+                      s->clips->clips[st.clip].name, frame_number(s, st.clip, st.frame),
+                      st.next_clip != st.clip ? s->clips->clips[st.next_clip].name : "",
+                      st.next_clip != st.clip ? " " : "",
+                      frame_number(s, st.next_clip, st.next_frame), (double)st.weight);
+    if (at > 0 && (size_t)at < size)
+        frame_marks(s, st.clip, st.frame, buf + at, size - (size_t)at);
 }
 
 uint32_t mk_preview_sheet_times(const mk_preview *s, int64_t *times, uint32_t max)
@@ -541,6 +623,10 @@ uint32_t mk_preview_sheet_times(const mk_preview *s, int64_t *times, uint32_t ma
             t += c->durations_us[f];
         }
         return n;
+    }
+    if (!s->track_clip) { /* nothing moves: one picture, not 12 equal ones */
+        times[0] = 0;
+        return max ? 1 : 0;
     }
     int64_t len = mk_preview_length_us(s);
     for (; n < 12 && n < max; n++)

@@ -39,6 +39,11 @@ int64_t mk_preview_length_us(const mk_preview *scene);
 /* Bounding sphere of the whole current animation (every frame / sampled time). */
 void mk_preview_bounds(const mk_preview *scene, float center[3], float *radius);
 
+/* Adjusts a view-projection (column-major) so that everything the current
+ * animation reaches is centred on screen and its larger side spans `fill`
+ * (0..1) of the view: contact sheets frame the model tightly. */
+void mk_preview_frame_tightly(const mk_preview *scene, float view_projection[16], float fill);
+
 /* Sets the time since the animation started (replayed from 0, exact). */
 void mk_preview_seek(mk_preview *scene, int64_t time_us);
 int64_t mk_preview_time(const mk_preview *scene);
