@@ -134,11 +134,8 @@ gif_delay_sum() { od -An -tu1 -v "$1" | tr -s ' \n' '  ' | awk '{for(i=1;i+5<=NF
 expect 0 preview "$K" --anim Walk --out "$TMP/t0.gif" --size 48x48 --fps 10 --seconds 0.1
 expect 0 preview "$K" --anim Walk --out "$TMP/t3.gif" --size 48x48 --fps 10 --seconds 0.1 --time 0.3
 cmp -s "$TMP/t0.gif" "$TMP/t3.gif" && { echo "FAIL: --time did not move the GIF's start"; fails=$((fails + 1)); }
-# sheets frame the model tightly: in the first 200x200 cell of Walk the
-# pixels that are not background span >= 70 % of the cell (decoded here)
-expect 0 preview "$K" --anim Walk --sheet --size 200x200 --out "$TMP/walk_sheet.png"
-if command -v python3 >/dev/null; then
-    fill=$(python3 - "$TMP/walk_sheet.png" <<'PY'
+# png.py FILE fill|pixel X Y: decodes an 8-bit RGB(A) PNG (all five filters)
+cat > "$TMP/png.py" <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], 'rb').read()
 pos, idat, w, h = 8, b'', 0, 0
@@ -161,6 +158,10 @@ for y in range(h):
         pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else (b if abs(p - b) <= abs(p - c) else c)
         line[x] = (line[x] + [0, a, b, (a + b) // 2, pr][f]) & 255
     rows.append(line); prev = line
+if sys.argv[2] == 'pixel':
+    x, y = int(sys.argv[3]), int(sys.argv[4])
+    print(*rows[y][x * bpp:x * bpp + 3])
+    sys.exit(0)
 bg = rows[5][5 * bpp:5 * bpp + 3]
 xs, ys = [], []
 for y in range(1, 200):
@@ -170,7 +171,11 @@ for y in range(1, 200):
             xs.append(x); ys.append(y)
 print(int(100 * max(max(xs) - min(xs) + 1, max(ys) - min(ys) + 1) / 199))
 PY
-)
+# sheets frame the model tightly: in the first 200x200 cell of Walk the
+# pixels that are not background span >= 70 % of the cell (decoded here)
+expect 0 preview "$K" --anim Walk --sheet --size 200x200 --out "$TMP/walk_sheet.png"
+if command -v python3 >/dev/null; then
+    fill=$(python3 "$TMP/png.py" "$TMP/walk_sheet.png" fill)
     [ "${fill:-0}" -ge 70 ] || { echo "FAIL: the knight fills $fill % of its sheet cell, expected >= 70"; fails=$((fails + 1)); }
 fi
 # a glTF file without animations: one picture, not 12 equal cells
@@ -186,4 +191,17 @@ expect 2 preview "$K" --camera 10
 has "$err" "--camera wants YAW,PITCH"
 expect 2 preview "$K" --camera 0,95
 expect 2 preview "$K" --zoom 0
+# materials: the .mtl's Kd of the material the frames use is the colour drawn
+# (the knight's torso is in the middle of the picture at the default camera)
+cp -r "$K" "$TMP/red"
+for f in "$TMP"/red/*.obj; do { echo "mtllib knight.mtl"; echo "usemtl steel"; cat "$f"; } > "$f.n" && mv "$f.n" "$f"; done
+printf 'newmtl cloth\nKd 0 1 0\n\nnewmtl steel\nKd 0.9 0.1 0.1\n' > "$TMP/red/knight.mtl"
+expect 0 preview "$TMP/red" --out "$TMP/red.png" --size 160x160
+expect 0 preview "$K" --out "$TMP/grey.png" --size 160x160
+if command -v python3 >/dev/null; then
+    read -r r g b < <(python3 "$TMP/png.py" "$TMP/red.png" pixel 80 70)
+    [ "$r" -gt $((2 * g)) ] && [ "$r" -gt $((2 * b)) ] || { echo "FAIL: the Kd 0.9 0.1 0.1 knight is $r $g $b in the middle"; fails=$((fails + 1)); }
+    read -r r g b < <(python3 "$TMP/png.py" "$TMP/grey.png" pixel 80 70)
+    [ "$r" -lt $((2 * g)) ] || { echo "FAIL: the plain knight is $r $g $b in the middle"; fails=$((fails + 1)); }
+fi
 finish

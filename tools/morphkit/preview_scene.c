@@ -39,6 +39,8 @@ struct mk_preview {
     uint32_t weight_total;
     /* both */
     char problem[400]; /* the first load problem (ignored config lines), or "" */
+    bool has_color;    /* a unit's material colour (.mtl Kd) */
+    float color[4];
     uint32_t anim;
     int64_t time_us;
 };
@@ -69,6 +71,7 @@ static bool force_interpolation(mk_preview *s, mk_interpolation interp)
 static int setup_unit(mk_preview *s, const mk_preview_options *o)
 {
     s->clips = s->unit->clips;
+    s->has_color = mk_cli_unit_diffuse(s->unit, s->color);
     if (o->interpolation >= 0 && !force_interpolation(s, (mk_interpolation)o->interpolation))
         return MK_EXIT_INVALID;
     uint32_t anim = MK_NONE;
@@ -423,7 +426,10 @@ void mk_preview_draw(mk_preview *s, mk_gl_renderer *r, const mk_gl_draw_params *
         mk_pose pose;
         mk_player_pose(&s->player, &pose);
         mk_error err;
-        if (mk_gl_draw_pose(r, s->frames, &pose, params, &err) != MK_OK)
+        mk_gl_draw_params p = *params;
+        if (s->has_color) /* the artist's material, as the game shows it */
+            memcpy(p.color, s->color, sizeof p.color);
+        if (mk_gl_draw_pose(r, s->frames, &pose, &p, &err) != MK_OK)
             mk_cli_print_error(&err);
         return;
     }
