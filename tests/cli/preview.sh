@@ -158,6 +158,11 @@ for y in range(h):
         pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else (b if abs(p - b) <= abs(p - c) else c)
         line[x] = (line[x] + [0, a, b, (a + b) // 2, pr][f]) & 255
     rows.append(line); prev = line
+if sys.argv[2] == 'hues': # pixels clearly red, clearly green
+    px = [r[x * bpp:x * bpp + 3] for r in rows for x in range(w)]
+    print(sum(1 for p in px if p[0] > 2 * p[1] + 20 and p[0] > 2 * p[2] + 20),
+          sum(1 for p in px if p[1] > 2 * p[0] + 20 and p[1] > 2 * p[2] + 20))
+    sys.exit(0)
 if sys.argv[2] == 'pixel':
     x, y = int(sys.argv[3]), int(sys.argv[4])
     print(*rows[y][x * bpp:x * bpp + 3])
@@ -203,5 +208,11 @@ if command -v python3 >/dev/null; then
     [ "$r" -gt $((2 * g)) ] && [ "$r" -gt $((2 * b)) ] || { echo "FAIL: the Kd 0.9 0.1 0.1 knight is $r $g $b in the middle"; fails=$((fails + 1)); }
     read -r r g b < <(python3 "$TMP/png.py" "$TMP/grey.png" pixel 80 70)
     [ "$r" -lt $((2 * g)) ] || { echo "FAIL: the plain knight is $r $g $b in the middle"; fails=$((fails + 1)); }
+fi
+# glTF materials: MorphPrimitivesTest's two primitives are red and green
+expect 0 preview "$SRC/tests/data/gltf/MorphPrimitivesTest/glTF/MorphPrimitivesTest.gltf" --out "$TMP/mp.png" --size 96x96
+if command -v python3 >/dev/null; then
+    read -r red green < <(python3 "$TMP/png.py" "$TMP/mp.png" hues)
+    [ "$red" -gt 200 ] && [ "$green" -gt 50 ] || { echo "FAIL: MorphPrimitivesTest has $red red and $green green pixels"; fails=$((fails + 1)); }
 fi
 finish

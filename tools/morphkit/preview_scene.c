@@ -9,7 +9,7 @@
 #include "preview_scene.h"
 
 typedef struct gltf_draw {
-    uint32_t node, mesh;
+    uint32_t node, mesh, primitive;
     mk_morph_set *set;
     uint32_t *indices;
     uint32_t index_count;
@@ -168,6 +168,7 @@ static int load_gltf(mk_preview *s, const char *path, const mk_preview_options *
             gltf_draw *d = &s->draws[s->draw_count];
             d->node = n;
             d->mesh = m;
+            d->primitive = p;
             if (mk_gltf_build_morph_set(g, m, p, NULL, &d->set, &err) != MK_OK) {
                 mk_cli_print_error(&err);
                 return MK_EXIT_INVALID;
@@ -437,6 +438,14 @@ void mk_preview_draw(mk_preview *s, mk_gl_renderer *r, const mk_gl_draw_params *
     for (uint32_t d = 0; d < s->draw_count; d++) {
         mk_error err;
         memcpy(p.model, s->draws[d].world, sizeof p.model);
+        /* the primitive's material: its base colour factor (no textures) */
+        const mk_gltf_primitive *prim =
+            &s->gltf->meshes[s->draws[d].mesh].primitives[s->draws[d].primitive];
+        if (prim->material < s->gltf->material_count)
+            memcpy(p.color, s->gltf->materials[prim->material].base_color_factor,
+                   sizeof p.color);
+        else
+            memcpy(p.color, params->color, sizeof p.color);
         if (mk_gl_draw_morph(r, s->draws[d].gpu, s->weights + s->weight_offset[d], &p, &err) !=
             MK_OK)
             mk_cli_print_error(&err);
