@@ -215,4 +215,7 @@ if command -v python3 >/dev/null; then
     read -r red green < <(python3 "$TMP/png.py" "$TMP/mp.png" hues)
     [ "$red" -gt 200 ] && [ "$green" -gt 50 ] || { echo "FAIL: MorphPrimitivesTest has $red red and $green green pixels"; fails=$((fails + 1)); }
 fi
+# --grid: a ground grid, drawn under the feet (the picture changes)
+expect 0 preview "$K" --out "$TMP/grid.png" --size 64x64 --grid
+cmp -s "$TMP/cam0.png" "$TMP/grid.png" && { echo "FAIL: --grid changed nothing"; fails=$((fails + 1)); }
 finish

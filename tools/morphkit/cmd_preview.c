@@ -19,7 +19,7 @@ static void help(FILE *out)
             "                        [--size WxH] [--fps N] [--seconds S] [--time T]\n"
             "                        [--sheet] [--interpolation linear|step|smooth]\n"
             "                        [--beside linear|step|smooth] [--camera YAW,PITCH]\n"
-            "                        [--zoom Z]\n\n"
+            "                        [--zoom Z] [--grid]\n\n"
             "Renders a unit folder or a .gltf/.glb file without a window (EGL; Mesa's\n"
             "llvmpipe where there is no GPU). The camera frames the bounding box of the\n"
             "whole animation; one directional light.\n\n"
@@ -40,6 +40,7 @@ static void help(FILE *out)
             "                  animations gives one cell\n"
             "  --camera Y,P    camera yaw and pitch in degrees (default 31.5,14.3)\n"
             "  --zoom Z        larger (> 1) or smaller (< 1) than the default framing\n"
+            "  --grid          a ground grid under the animation's lowest point\n"
             "  --interpolation linear|step|smooth\n"
             "                  force how a unit's frames blend\n"
             "  --beside linear|step|smooth\n"
@@ -58,7 +59,7 @@ typedef struct preview_args {
     uint32_t fps;
     double seconds; /* 0: one run */
     double time;
-    bool sheet, gif;
+    bool sheet, gif, grid;
     int interpolation;
     int beside; /* -1, or a second interpolation rendered to the right */
     float yaw, pitch; /* radians (--camera takes degrees) */
@@ -135,6 +136,8 @@ static int parse(int argc, char **argv, preview_args *a)
             return -1;
         } else if (strcmp(arg, "--sheet") == 0) {
             a->sheet = true;
+        } else if (strcmp(arg, "--grid") == 0) {
+            a->grid = true;
         } else if (strcmp(arg, "--anim") == 0 && v) {
             a->anim = argv[++i];
         } else if (strcmp(arg, "--out") == 0 && v) {
@@ -192,6 +195,44 @@ static int parse(int argc, char **argv, preview_args *a)
     return 0;
 }
 
+/* A ground grid under the animation: 11 x 11 thin flat strips on the plane
+ * of its lowest point, spanning twice its bounding radius; NULL on failure
+ * (printed). */
+static mk_gl_mesh *make_grid(mk_preview *scene, mk_gl_renderer *r)
+{
+    enum { LINES = 11, STRIPS = 2 * LINES };
+    float lo[3], hi[3], center[3], radius;
+    mk_preview_box(scene, lo, hi);
+    mk_preview_bounds(scene, center, &radius);
+    float pos[STRIPS * 4 * 3], nrm[STRIPS * 4 * 3];
+    uint32_t idx[STRIPS * 6];
+    float half = radius, w = radius * 0.004f, y = lo[1] - radius * 0.002f;
+    for (int k = 0; k < STRIPS; k++) {
+        float t = -half + 2 * half * (float)(k % LINES) / (LINES - 1);
+        bool along_z = k < LINES; /* first the lines of constant x */
+        for (int c = 0; c < 4; c++) {
+            float u = (c & 1) ? half : -half, v = (c & 2) ? w : -w;
+            float *p = pos + 3 * (4 * k + c), *n = nrm + 3 * (4 * k + c);
+            p[0] = center[0] + (along_z ? t + v : u);
+            p[1] = y;
+            p[2] = center[2] + (along_z ? u : t + v);
+            n[0] = 0, n[1] = 1, n[2] = 0;
+        }
+        const uint32_t q[6] = {0, 1, 2, 2, 1, 3};
+        for (int e = 0; e < 6; e++)
+            idx[6 * k + e] = 4 * (uint32_t)k + q[e];
+    }
+    mk_error err;
+    mk_gl_mesh *mesh = NULL;
+    if (mk_gl_mesh_create(r, STRIPS * 4, idx, STRIPS * 6, true, &mesh, &err) != MK_OK ||
+        mk_gl_mesh_update(mesh, pos, nrm, &err) != MK_OK) {
+        mk_cli_print_error(&err);
+        mk_gl_mesh_destroy(mesh);
+        return NULL;
+    }
+    return mesh;
+}
+
 /* Renders the scene at each time into frames[i] (width * height RGBA8). */
 static bool render(mk_preview *scene, mk_gl_renderer *r, const preview_args *a,
                    const int64_t *times, uint32_t n, uint8_t **frames, bool label,
@@ -213,6 +254,14 @@ static bool render(mk_preview *scene, mk_gl_renderer *r, const preview_args *a,
     /* a sheet's cells are small: the model as large as the cell allows */
     if (a->sheet)
         mk_preview_frame_tightly(scene, params.view_projection, 0.88f * a->zoom);
+    mk_gl_mesh *grid = a->grid ? make_grid(scene, r) : NULL;
+    if (a->grid && !grid) {
+        mk_gl_target_destroy(target);
+        return false;
+    }
+    mk_gl_draw_params grid_params = params;
+    const float grid_color[4] = {0.45f, 0.48f, 0.55f, 1.0f};
+    memcpy(grid_params.color, grid_color, sizeof grid_color);
     const float clear[4] = {0.16f, 0.18f, 0.22f, 1.0f};
     const uint8_t ink[4] = {235, 235, 200, 255};
     int scale = a->height >= 200 ? 2 : 1;
@@ -220,9 +269,12 @@ static bool render(mk_preview *scene, mk_gl_renderer *r, const preview_args *a,
     for (uint32_t i = 0; i < n; i++) {
         mk_preview_seek(scene, times[i]);
         mk_gl_target_begin(target, clear, &err);
+        if (grid)
+            mk_gl_draw_mesh(r, grid, &grid_params, &err);
         mk_preview_draw(scene, r, &params);
         if (mk_gl_target_read(target, frames[i], &err) != MK_OK) {
             mk_cli_print_error(&err);
+            mk_gl_mesh_destroy(grid);
             mk_gl_target_destroy(target);
             return false;
         }
@@ -246,6 +298,7 @@ static bool render(mk_preview *scene, mk_gl_renderer *r, const preview_args *a,
     }
     if (tty)
         fprintf(stderr, "\n");
+    mk_gl_mesh_destroy(grid);
     mk_gl_target_destroy(target);
     return true;
 }

@@ -516,6 +516,14 @@ void mk_preview_bounds(const mk_preview *s, float center[3], float *radius)
     *radius = sqrtf(r2) > 1e-6f ? sqrtf(r2) : 1.0f;
 }
 
+void mk_preview_box(const mk_preview *s, float lo[3], float hi[3])
+{
+    float box[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    each_point(s, grow_box, box);
+    memcpy(lo, box, 3 * sizeof *lo);
+    memcpy(hi, box + 3, 3 * sizeof *hi);
+}
+
 typedef struct extent_ctx {
     const float *vp;
     float ext[4]; /* x min, x max, y min, y max in NDC */

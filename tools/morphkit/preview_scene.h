@@ -39,6 +39,8 @@ int64_t mk_preview_length_us(const mk_preview *scene);
 /* Bounding sphere of the whole current animation (every frame / sampled time). */
 void mk_preview_bounds(const mk_preview *scene, float center[3], float *radius);
 
+/* Bounding box of the whole current animation (world space). */
+void mk_preview_box(const mk_preview *scene, float lo[3], float hi[3]);
 /* Adjusts a view-projection (column-major) so that everything the current
  * animation reaches is centred on screen and its larger side spans `fill`
  * (0..1) of the view: contact sheets frame the model tightly. */
