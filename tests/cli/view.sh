@@ -60,10 +60,11 @@ cmp -s "$TMP/clean.png" "$TMP/typo.png" && { echo "FAIL: the problem is not show
 # and names the error, the fixed file reloads again; runs until killed
 cp -r "$K" "$TMP/live"
 xvfb-run -a -s "-screen 0 1024x768x24 +extension GLX" "$TOOL" view "$TMP/live" --watch \
-    --frames 1000000000 --size 120x90 >"$TMP/wout" 2>"$TMP/werr" &
+    --frames 1000000000 --size 64x48 >"$TMP/wout" 2>"$TMP/werr" &
 xpid=$!
-wait_for() { # wait_for COUNT TEXT: until TEXT is in the log COUNT times (10 s at most)
-    for _ in $(seq 100); do
+wait_for() { # wait_for COUNT TEXT: until TEXT is in the log COUNT times (30 s at most:
+    # the machine may be busy; the tool itself reloads within a second)
+    for _ in $(seq 300); do
         [ "$(grep -c -- "$2" "$TMP/werr")" -ge "$1" ] && return 0; sleep 0.1
     done
     echo "FAIL: no '$2' (x$1) from view --watch: $(cat "$TMP/werr")"; fails=$((fails + 1)); return 1
@@ -76,7 +77,7 @@ if wait_for 1 "watching"; then
     wait_for 1 "not reloaded, the old frames stay"
     grep -q "Idle_3.obj:9: 'v' needs 3 numbers" "$TMP/werr" || { echo "FAIL: the error is not named: $(cat "$TMP/werr")"; fails=$((fails + 1)); }
     # a burst of writes is one reload, not one per write
-    for k in 1 2 3 4 5; do cp "$K/Idle_$((k % 4 + 1)).obj" "$TMP/live/Idle_3.obj"; sleep 0.05; done
+    for k in 1 2 3 4 5; do cp "$K/Idle_$((k % 4 + 1)).obj" "$TMP/live/Idle_3.obj"; sleep 0.02; done
     cp "$K/Idle_3.obj" "$TMP/live/Idle_3.obj"
     # fixed: exactly the unit still shown, so nothing to swap, the error goes
     wait_for 1 ": unchanged"
