@@ -203,7 +203,7 @@ static bool parse_line(parser *ps, int line, char **w, int nw)
     const char *an = ps->anims[ai].name;
     bool ok, go = true;
     uint32_t f;
-    int64_t us;
+    int64_t us = 0; /* set by parse_ms when it succeeds; 0 quiets -O3 flow analysis */
     switch (d) {
     case D_FRAME_TIME:
         if (!parse_ms(ps, line, w[2], &us, &ok) || !ok)
