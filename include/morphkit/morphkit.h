@@ -20,5 +20,6 @@
 #include "morphkit/unit.h"
 #include "morphkit/anim_config.h"
 #include "morphkit/gltf.h"
+#include "morphkit/material.h"
 
 #endif

@@ -98,9 +98,9 @@ bool mk_cli_force_interpolation(const mk_clip_set *clips, mk_interpolation inter
                                 mk_clip_set **out);
 /* Parses linear|step|smooth; -2 for anything else. */
 int mk_cli_parse_interpolation(const char *word);
-/* The unit's diffuse colour from its first frame's material (material.c):
- * `mtllib` + `usemtl` (else the first material), `Kd` and `d`. False when
- * there is none (the renderer's default colour is used). */
+/* The unit's diffuse colour (mk_unit_diffuse, material.c). False when it
+ * has none (the renderer's default colour is used); a broken .mtl is
+ * printed. */
 bool mk_cli_unit_diffuse(const mk_unit *unit, float rgba[4]);
 
 #endif
