@@ -129,4 +129,10 @@ has "$out" "size:       $(awk -v b=$gltf_bytes 'BEGIN{printf "%.1f KiB", b/1024}
 expect 0 info --json "$C"
 has "$out" "\"disk_bytes\": $gltf_bytes, \"buffer_bytes\": 4284"
 
+# info --json keeps what it could not show in the document
+expect 1 info --json "$TMP/nosuch" "$K"
+has "$out" '"errors": [{"path": "'"$TMP"'/nosuch", "message": "no such unit folder or glTF file"}]}'
+has "$out" '"name": "knight"'
+expect 1 info --json "$TMP/lib4/bad"
+has "$out" '{"version": 1, "units": [], "errors": [{"path": "'"$TMP"'/lib4/bad", "message": "'"$TMP"'/lib4/bad/Idle_1.obj:1:'
 finish

@@ -150,18 +150,44 @@ static void print_json(const char *path, const mk_unit *u, bool first)
     printf("]}");
 }
 
+/* What could not be shown, for the JSON "errors" list: a path and why. */
+typedef struct info_errors {
+    char (*items)[2][600];
+    uint32_t count, capacity;
+} info_errors;
+
+static void add_error(info_errors *e, const char *path, const char *message)
+{
+    if (e->count == e->capacity) {
+        uint32_t cap = e->capacity ? 2 * e->capacity : 8;
+        void *grown = realloc(e->items, cap * sizeof *e->items);
+        if (!grown)
+            return; /* the error is on stderr anyway */
+        e->items = grown;
+        e->capacity = cap;
+    }
+    snprintf(e->items[e->count][0], sizeof e->items[0][0], "%s", path);
+    snprintf(e->items[e->count][1], sizeof e->items[0][1], "%s", message);
+    e->count++;
+}
+
 /* Prints the units of one PATH (a unit folder or a library root); returns
  * the exit code. *printed counts JSON entries across paths. */
-static int info_units(const char *path, bool json, uint32_t *printed)
+static int info_units(const char *path, bool json, uint32_t *printed, info_errors *errors)
 {
     char **units;
     uint32_t count;
-    if (mk_cli_unit_paths(path, &units, &count) != MK_EXIT_OK)
+    if (mk_cli_unit_paths(path, &units, &count) != MK_EXIT_OK) {
+        add_error(errors, path, mk_cli_is_dir(path) ? "not a unit folder or a library root"
+                                                    : "no such unit folder or glTF file");
         return MK_EXIT_INVALID;
+    }
     int exit_code = MK_EXIT_OK;
     for (uint32_t u = 0; u < count; u++) {
         mk_unit *unit = NULL;
-        if (mk_cli_load_unit(units[u], true, &unit, NULL, 0) != MK_EXIT_OK) {
+        char problem[600];
+        if (mk_cli_load_unit(units[u], true, &unit, problem, sizeof problem) != MK_EXIT_OK) {
+            add_error(errors, units[u], problem[0] ? problem : "could not be loaded");
             exit_code = MK_EXIT_INVALID;
             continue;
         }
@@ -216,16 +242,28 @@ int mk_cmd_info(int argc, char **argv)
     }
     int exit_code = MK_EXIT_OK;
     uint32_t printed = 0;
+    info_errors errors = {NULL, 0, 0};
     if (json && !gltf_count)
         printf("{\"version\": %d, \"units\": [", MK_CLI_JSON_VERSION);
     for (int p = 0; p < path_count; p++) {
         int rc = mk_cli_is_gltf_file(paths[p]) ? mk_cli_info_gltf(paths[p], json)
-                                               : info_units(paths[p], json, &printed);
+                                               : info_units(paths[p], json, &printed, &errors);
         if (rc != MK_EXIT_OK)
             exit_code = rc;
     }
-    if (json && !gltf_count)
-        printf("%s]}\n", printed ? "\n" : "");
+    if (json && !gltf_count) {
+        /* what could not be shown stays in the document (also on stderr) */
+        printf("%s], \"errors\": [", printed ? "\n" : "");
+        for (uint32_t e = 0; e < errors.count; e++) {
+            printf("%s{\"path\": ", e ? ", " : "");
+            mk_cli_json_string(stdout, errors.items[e][0]);
+            printf(", \"message\": ");
+            mk_cli_json_string(stdout, errors.items[e][1]);
+            printf("}");
+        }
+        printf("]}\n");
+    }
+    free(errors.items);
     free(paths);
     return exit_code;
 }
