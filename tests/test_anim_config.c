@@ -274,7 +274,53 @@ static void test_load_from_folder(void)
     mk_clip_set_destroy(set);
 }
 
-MK_TEST_MAIN(MK_TEST(test_defaults), MK_TEST(test_every_directive), MK_TEST(test_cycle_time),
+/* Lenient (viewers): each line an error names is dropped and reported as a
+ * warning; what is left applies, including settings that only conflicted. */
+static void test_lenient(void)
+{
+    const char *cfg = "FrameTime Walk 120\n"
+                      "FrameTiem Idle 50\n"             /* unknown directive */
+                      "Loop Walk 9\n"                   /* no frame 9 */
+                      "FrameTime Attack 80\n"
+                      "CycleTime Attack 400\n"          /* conflicts with line 4 */
+                      "Next Idle Walk\n";               /* Next without Once */
+    mk_anim_config_options o = {0};
+    o.lenient = true;
+    mk_report *rep = mk_fx_report();
+    mk_clip_set *set = NULL;
+    mk_error err;
+    CHECK(mk_anim_config_parse(cfg, strlen(cfg), anims, 3, &o, NULL, &set, rep, &err) == MK_OK);
+    CHECK_EQ_INT(mk_report_error_count(rep), 0);
+    CHECK_EQ_INT(mk_report_warning_count(rep), 4);
+    int lines[4] = {0, 0, 0, 0};
+    for (uint32_t k = 0; k < mk_report_count(rep) && k < 4; k++) {
+        lines[k] = mk_report_item(rep, k)->line;
+        CHECK(mk_report_item(rep, k)->severity == MK_SEVERITY_WARNING);
+        CHECK(mk_report_item(rep, k)->check == MK_CHECK_CONFIG);
+        CHECK_CONTAINS(mk_report_item(rep, k)->message, "(line ignored)");
+    }
+    /* lines 2 and 3 fail on their own; 5 and 6 only in the whole-file pass */
+    CHECK(lines[0] == 2 && lines[1] == 3 && lines[2] == 5 && lines[3] == 6);
+    if (set) {
+        CHECK_EQ_INT(set->clips[2].durations_us[0], 120000); /* Walk: line 1 */
+        CHECK_EQ_INT(set->clips[0].durations_us[0], 80000);  /* Attack: line 4 stands */
+        CHECK_EQ_INT(set->clips[1].durations_us[0], 100000); /* Idle: the default */
+        CHECK(!set->clips[1].once && set->clips[1].next_clip == MK_NONE);
+    }
+    mk_clip_set_destroy(set);
+    mk_report_destroy(rep);
+    /* a byte order mark is skipped, strict or lenient */
+    const char bom[] = "\xEF\xBB\xBF" "FrameTime Walk 70\n";
+    set = parse_ok(bom);
+    if (set)
+        CHECK_EQ_INT(set->clips[2].durations_us[1], 70000);
+    mk_clip_set_destroy(set);
+    /* without a report, lenient still succeeds */
+    CHECK(mk_anim_config_parse(cfg, strlen(cfg), anims, 3, &o, NULL, &set, NULL, &err) == MK_OK);
+    mk_clip_set_destroy(set);
+}
+
+MK_TEST_MAIN(MK_TEST(test_defaults), MK_TEST(test_lenient), MK_TEST(test_every_directive), MK_TEST(test_cycle_time),
              MK_TEST(test_error_unknown_directive), MK_TEST(test_error_word_count),
              MK_TEST(test_error_bad_milliseconds), MK_TEST(test_error_unknown_animation),
              MK_TEST(test_error_unknown_frame), MK_TEST(test_error_next),

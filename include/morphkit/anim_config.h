@@ -35,10 +35,11 @@
  * frame) for the frames without a Duration or disagreeing with Durations
  * that cover every frame, FrameTime together with CycleTime, the same
  * setting given twice (the message names the earlier line), Loop on a Once
- * animation. */
+ * animation. A UTF-8 byte order mark at the start is skipped. */
 #ifndef MORPHKIT_ANIM_CONFIG_H
 #define MORPHKIT_ANIM_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,6 +60,11 @@ typedef struct mk_anim_config_options {
     uint32_t frame_set_count;       /* passed to mk_clip_set_desc; 0: unchecked */
     const mk_file_callbacks *files; /* mk_anim_config_load: how the file is read;
                                        NULL: the default (morphkit/file.h) */
+    bool lenient;                   /* for viewers: a line with an error is
+                                       ignored (reported as a MK_SEVERITY_WARNING
+                                       ending "(line ignored)") and the rest is
+                                       used; when no line can be blamed, the
+                                       defaults. false: any error fails */
 } mk_anim_config_options;
 
 /* Parses `size` bytes of config text (need not be NUL-terminated; NULL with

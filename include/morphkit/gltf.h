@@ -43,8 +43,9 @@
  *     skin used with that mesh (MK_ERR_RANGE).
  * Primitive modes other than TRIANGLES are loaded and recorded (`mode`):
  * morph evaluation is per vertex and works for any mode; code that needs
- * triangles checks `mode` itself. Images, materials and cameras are not
- * read (their bufferViews are still checked).
+ * triangles checks `mode` itself. Of materials only the base colour is
+ * read (mk_gltf_material); images, textures and cameras are not read
+ * (their bufferViews are still checked).
  *
  * Memory: the file is read once into one block. GLB binary chunks are used
  * in place, external .bin files are read once each, data: URIs are decoded
@@ -172,7 +173,8 @@ typedef struct mk_gltf_target {
 typedef struct mk_gltf_primitive {
     uint32_t position, normal, tangent, texcoord0, color0; /* accessors or NONE */
     uint32_t indices; /* accessor or NONE */
-    uint32_t material; /* index (not checked: materials are not read) or NONE */
+    uint32_t material; /* index or NONE (not checked against material_count:
+                          look it up only when < material_count) */
     mk_gltf_mode mode;
     uint32_t target_count;
     mk_gltf_target *targets;
@@ -245,6 +247,15 @@ typedef struct mk_gltf_animation {
     mk_gltf_channel *channels;
 } mk_gltf_animation;
 
+/* A material, as far as a viewer shows it: the base colour (glTF 2.0
+ * pbrMetallicRoughness; other members are not read). */
+typedef struct mk_gltf_material {
+    char *name; /* or NULL */
+    float base_color_factor[4]; /* linear RGBA; default 1, 1, 1, 1 */
+    uint32_t base_color_texture; /* textures[] index as written, or MK_NONE
+                                    (images and textures are not read) */
+} mk_gltf_material;
+
 typedef struct mk_gltf {
     uint32_t buffer_count, buffer_view_count, accessor_count, mesh_count, node_count, scene_count,
         animation_count;
@@ -257,6 +268,8 @@ typedef struct mk_gltf {
     mk_gltf_animation *animations;
     uint32_t skin_count;
     mk_gltf_skin *skins;
+    uint32_t material_count;
+    mk_gltf_material *materials;
     uint32_t scene; /* default scene or NONE */
     bool is_glb;
     bool uses_quantization; /* KHR_mesh_quantization in extensionsUsed */

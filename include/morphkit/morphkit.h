@@ -25,5 +25,6 @@
 #include "morphkit/anim_config.h"
 #include "morphkit/gltf.h"
 #include "morphkit/pack.h"
+#include "morphkit/material.h"
 
 #endif

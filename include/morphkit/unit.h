@@ -161,6 +161,9 @@ typedef struct mk_unit_options {
     mk_obj_options obj;             /* per-frame reader options (obj.files is not
                                        used: `files` below reads every file) */
     bool skip_heuristics;           /* skip the warning heuristics (faster loads) */
+    bool lenient_config;            /* animation.cfg errors become warnings and
+                                       their lines are ignored (viewers; see
+                                       mk_anim_config_options.lenient) */
     const mk_file_callbacks *files; /* how folders are listed and frames and
                                        animation.cfg read; NULL: the default
                                        (morphkit/file.h) */
@@ -239,6 +242,28 @@ MK_API mk_status mk_unit_load(const char *dir, const mk_unit_options *options,
                               const mk_allocator *allocator, mk_unit **out, mk_report *report,
                               mk_error *err);
 MK_API void mk_unit_destroy(mk_unit *unit);
+
+/* ---- live reload ---------------------------------------------------------- */
+/* Loads old's folder (old->files->dir) again with options, for a viewer or
+ * an engine's editor mode watching the files. Every file is read again (the
+ * frame set is one block and render vertices are split over all frames, so
+ * one changed frame can change them all). Then:
+ *  - the folder now loads and differs from old (any frame's data, the
+ *    animations, their timing or events): MK_OK, *changed true, *out the new
+ *    unit (allocator makes it; the caller swaps it in, e.g. between frames,
+ *    and destroys old when nothing uses it any more);
+ *  - it loads and holds the same: MK_OK, *changed false, *out NULL;
+ *  - it does not load (a frame half written or truncated, a frame removed or
+ *    renamed so a number is missing, a broken animation.cfg without
+ *    options->lenient_config): the error as mk_unit_load gives it, *out NULL.
+ * old is never modified or freed, so on failure it stays valid and keeps
+ * being shown. A frame removed or renamed so that the folder is still a
+ * valid unit (the last frame of an animation, a whole animation) is a
+ * change like any other. NULL old, out or changed: MK_ERR_INVALID_ARGUMENT.
+ * options, report and allocator as for mk_unit_load. */
+MK_API mk_status mk_unit_reload(const mk_unit *old, const mk_unit_options *options,
+                                const mk_allocator *allocator, mk_unit **out, bool *changed,
+                                mk_report *report, mk_error *err);
 
 /* Copies a float3 stream indexed by render vertex (a blended pose) into the
  * OBJ's `v` order: out receives position_count float3. Render vertices that

@@ -200,7 +200,7 @@ static bool parse_line(parser *ps, int line, char **w, int nw)
     const char *an = ps->anims[ai].name;
     bool ok, go = true;
     uint32_t f;
-    int64_t us;
+    int64_t us = 0; /* set by parse_ms when it succeeds; 0 quiets -O3 flow analysis */
     switch (d) {
     case D_FRAME_TIME:
         if (!parse_ms(ps, line, w[2], &us, &ok) || !ok)
@@ -427,16 +427,11 @@ static bool check_next_cycles(parser *ps)
     return true;
 }
 
-mk_status mk_anim_config_parse(const char *text, size_t size, const mk_unit_animation *anims,
-                               uint32_t anim_count, const mk_anim_config_options *options,
-                               const mk_allocator *allocator, mk_clip_set **out,
-                               mk_report *report, mk_error *err)
+static mk_status parse_strict(const char *text, size_t size, const mk_unit_animation *anims,
+                             uint32_t anim_count, const mk_anim_config_options *options,
+                             const mk_allocator *allocator, mk_clip_set **out,
+                             mk_report *report, mk_error *err)
 {
-    if (!out || (!text && size))
-        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
-                            "mk_anim_config_parse: out (and text, when size > 0) must not be "
-                            "NULL");
-    *out = NULL;
     const mk_allocator *al = allocator;
     parser ps = {0};
     ps.file = options && options->file_name ? options->file_name : MK_ANIM_CONFIG_FILE;
@@ -486,6 +481,9 @@ mk_status mk_anim_config_parse(const char *text, size_t size, const mk_unit_anim
     if (size)
         memcpy(copy, text, size);
     copy[size] = '\0';
+    /* a UTF-8 byte order mark (Windows editors) would glue onto the first word */
+    if (size >= 3 && memcmp(copy, "\xEF\xBB\xBF", 3) == 0)
+        memset(copy, ' ', 3);
     /* an embedded NUL would end the text early: treat it as an error */
     if (strlen(copy) != size) {
         int nul_line = 1;
@@ -535,6 +533,87 @@ mk_status mk_anim_config_parse(const char *text, size_t size, const mk_unit_anim
     }
     mk_free(al, block, total);
     return st;
+}
+
+/* Blanks line `line` (1-based) of text; false when the text has no such line
+ * or it is already blank. */
+static bool blank_line(char *text, size_t size, int line)
+{
+    size_t i = 0;
+    for (int l = 1; l < line && i < size; i++)
+        l += text[i] == '\n';
+    bool changed = false;
+    for (; i < size && text[i] != '\n'; i++) {
+        changed = changed || text[i] != ' ';
+        text[i] = ' ';
+    }
+    return changed;
+}
+
+/* Lenient: parse, drop every line an error names, parse again; the errors
+ * become warnings. Whole-file errors name a line too (the later of two
+ * conflicting settings, the Next of a cycle), so each pass removes at least
+ * one line; when none is left to remove the defaults stand. */
+static mk_status parse_lenient(const char *text, size_t size, const mk_unit_animation *anims,
+                               uint32_t anim_count, const mk_anim_config_options *options,
+                               const mk_allocator *al, mk_clip_set **out, mk_report *report,
+                               mk_error *err)
+{
+    char *copy = mk_alloc(al, size ? size : 1);
+    if (!copy)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, options ? options->file_name : NULL, 0,
+                            "out of memory");
+    if (size)
+        memcpy(copy, text, size);
+    mk_report *pass = NULL;
+    mk_status st = mk_report_create(al, &pass, err);
+    if (st != MK_OK) {
+        mk_free(al, copy, size ? size : 1);
+        return st;
+    }
+    for (;;) {
+        mk_report_clear(pass);
+        st = parse_strict(copy, size, anims, anim_count, options, al, out, pass, err);
+        bool dropped = false;
+        for (uint32_t i = 0; st != MK_OK && i < mk_report_count(pass); i++) {
+            const mk_diagnostic *d = mk_report_item(pass, i);
+            if (d->line > 0 && blank_line(copy, size, d->line)) {
+                dropped = true;
+                if (report)
+                    mk_report_add(report, MK_SEVERITY_WARNING, MK_CHECK_CONFIG, d->file, d->line,
+                                  NULL, 0, "%s (line ignored)", d->message);
+            }
+        }
+        bool memory = st == MK_ERR_OUT_OF_MEMORY || st == MK_ERR_LIMIT;
+        if (st == MK_OK || memory)
+            break;
+        if (!dropped) { /* nothing left to drop: every animation gets the defaults */
+            if (report)
+                mk_report_add(report, MK_SEVERITY_WARNING, MK_CHECK_CONFIG, err ? err->file : "",
+                              err ? err->line : 0, NULL, 0, "%s (config ignored)",
+                              err ? err->message : "invalid");
+            st = parse_strict(NULL, 0, anims, anim_count, options, al, out, NULL, err);
+            break;
+        }
+    }
+    mk_report_destroy(pass);
+    mk_free(al, copy, size ? size : 1);
+    return st;
+}
+
+mk_status mk_anim_config_parse(const char *text, size_t size, const mk_unit_animation *anims,
+                               uint32_t anim_count, const mk_anim_config_options *options,
+                               const mk_allocator *allocator, mk_clip_set **out,
+                               mk_report *report, mk_error *err)
+{
+    if (!out || (!text && size))
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "mk_anim_config_parse: out (and text, when size > 0) must not be "
+                            "NULL");
+    *out = NULL;
+    if (options && options->lenient && size && size <= MAX_CONFIG_BYTES && anims && anim_count)
+        return parse_lenient(text, size, anims, anim_count, options, allocator, out, report, err);
+    return parse_strict(text, size, anims, anim_count, options, allocator, out, report, err);
 }
 
 mk_status mk_anim_config_load(const mk_unit_files *files, const mk_anim_config_options *options,

@@ -202,6 +202,7 @@ mk_status mk_gltf_decode_meshopt(mk_gltf_ctx *c, const mk_gltf_json_value *root)
 mk_status mk_gltf_parse_accessors(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 mk_status mk_gltf_parse_meshes(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 mk_status mk_gltf_parse_nodes(mk_gltf_ctx *c, const mk_gltf_json_value *root);
+mk_status mk_gltf_parse_materials(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 mk_status mk_gltf_parse_scenes(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 mk_status mk_gltf_parse_animations(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 /* Skins (gltf_skins.c): after nodes; also checks every node.skin. */

@@ -378,7 +378,8 @@ mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, const mk_all
         memset(b.paths, 0, n * sizeof *b.paths);
         memset(b.corner_map, 0, n * sizeof *b.corner_map);
         /* config problems are reported beside frame problems, not instead */
-        mk_anim_config_options co = {NULL, n, opt ? opt->files : NULL};
+        mk_anim_config_options co = {NULL, n, opt ? opt->files : NULL,
+                                     opt && opt->lenient_config};
         if (mk_anim_config_load(u->files, &co, al, &u->clips, rep, &e) != MK_OK &&
             mk_report_error_count(rep) == errors_before)
             mk_report_add(rep, MK_SEVERITY_ERROR, MK_CHECK_CONFIG, e.file, e.line, NULL, 0, "%s",

@@ -32,7 +32,7 @@ hasnt() {
 # w = (0.5, 1), vertex 2 = (0.5,0.5,0) + 0.5 (-1,1,0) + (1,1,0) = (1, 2, 0).
 for f in glTF/SimpleMorph.gltf glTF-Embedded/SimpleMorph.gltf; do
     expect 0 sample "$D/SimpleMorph/$f" --time 1.5 --json
-    has "$out" '"time": 1.5, "animation": "0",'   # unnamed: the index as a string
+    has "$out" '"time": 1.5, "animation": null, "animation_index": 0,'   # unnamed: null and the index
     has "$out" '{"node": 0, "mesh": 0, "primitive": 0, "name": null'
     has "$out" '"weights": [0.5, 1]'
     has "$out" '"positions": [0, 0, 0, 1, 0, 0, 1, 2, 0]'

@@ -23,5 +23,7 @@ bytes=$(cat "$SRC"/assets/demo/knight/*.obj | wc -c)
 has "$out" "\"disk_bytes\": $bytes"
 
 expect 1 info "$TMP/nothing-here"
-expect 2 info a b
+expect 1 info a b                  # several paths are fine; these do not exist
+has "$err" "a: no such file or folder"
+has "$err" "b: no such file or folder"
 finish

@@ -39,9 +39,12 @@ expect 0 preview "$K" --anim Walk --out "$TMP/run.gif" --size 64x64
 expect 0 preview "$K" --anim Walk --out "$TMP/still.gif" --size 96x96 --fps 10 --seconds 0.7 --interpolation step
 cmp -s "$TMP/walk.gif" "$TMP/still.gif" && { echo "FAIL: step and linear GIFs are equal"; fails=$((fails + 1)); }
 
-# a contact sheet: Idle has 4 frames -> 8 cells (frame + mid-blend) -> 3x3 cells
+# a contact sheet: Idle has 4 frames -> 8 cells (frame + mid-blend) -> 3x3
+# cells of 50x40 pictures, each with a label band below: at scale 1 a line
+# holds (50 - 4) / 6 = 7 characters, so "Idle 1>2 w0.00" wraps to 3 lines:
+# band 3 x 9 + 4 = 31, cell 71 high -> 150 x 213
 expect 0 preview "$K" --anim Idle --sheet --size 50x40 --out "$TMP/idle.png"
-[ "$(png_size "$TMP/idle.png")" = "150 120" ] || { echo "FAIL: idle sheet is $(png_size "$TMP/idle.png")"; fails=$((fails + 1)); }
+[ "$(png_size "$TMP/idle.png")" = "150 213" ] || { echo "FAIL: idle sheet is $(png_size "$TMP/idle.png")"; fails=$((fails + 1)); }
 
 # glTF through the target path; smooth override on a unit
 expect 0 preview "$SRC/tests/data/gltf/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf" --out "$TMP/cube.gif" --size 64x64 --fps 5
@@ -106,7 +109,9 @@ expect 0 preview "$SRC/assets/demo/wing" --anim Flap --interpolation linear --be
 [ "$(png_size "$TMP/flap2.png")" = "128 48" ] || { echo "FAIL: flap2.png is $(png_size "$TMP/flap2.png")"; fails=$((fails + 1)); }
 expect 0 preview "$SRC/assets/demo/wing" --anim Flap --interpolation linear --beside smooth \
     --sheet --fps 4 --size 40x30 --out "$TMP/flap2_sheet.png"
-[ "$(png_size "$TMP/flap2_sheet.png")" = "240 60" ] || { echo "FAIL: flap2 sheet is $(png_size "$TMP/flap2_sheet.png")"; fails=$((fails + 1)); }
+# cells 80 wide hold (80 - 4) / 6 = 12 characters a line: "Flap 1>2 w0.00
+# linear | Flap 1>2 w0.00 smooth" wraps to 4 lines, band 4 x 9 + 4 = 40
+[ "$(png_size "$TMP/flap2_sheet.png")" = "240 140" ] || { echo "FAIL: flap2 sheet is $(png_size "$TMP/flap2_sheet.png")"; fails=$((fails + 1)); }
 expect 2 preview "$SRC/assets/demo/wing" --beside curvy
 has "$err" "--beside wants linear, step or smooth"
 expect 2 preview "$SRC/tests/data/gltf/SimpleMorph/glTF/SimpleMorph.gltf" --beside smooth
@@ -151,4 +156,110 @@ expect 1 preview "$K" --out "$TMP/nowhere/x.png" --size 32x32
 has "$err" "nowhere/x.png"
 [ ! -e "$TMP/x.png" ] || { echo "FAIL: a failed run left x.png"; fails=$((fails + 1)); }
 ls "$TMP" | grep -q tmp && { echo "FAIL: a temporary file was left: $(ls "$TMP")"; fails=$((fails + 1)); }
+
+# default output: the current folder, named after the unit's real name, even
+# for "knight/" (tab completion) and "." (inside the unit)
+mkdir -p "$TMP/cwd" && cp -r "$K" "$TMP/cwd/knight"
+( cd "$TMP/cwd" && "$TOOL" preview knight/ --size 32x32 --seconds 0.1 >/dev/null 2>&1 )
+[ -f "$TMP/cwd/knight_Idle.gif" ] || { echo "FAIL: preview knight/ did not write ./knight_Idle.gif: $(ls -A "$TMP/cwd" "$TMP/cwd/knight" | grep gif)"; fails=$((fails + 1)); }
+( cd "$TMP/cwd/knight" && "$TOOL" preview . --size 32x32 --seconds 0.1 >/dev/null 2>&1 )
+[ -f "$TMP/cwd/knight/knight_Idle.gif" ] || { echo "FAIL: preview . did not write knight_Idle.gif"; fails=$((fails + 1)); }
+ls -A "$TMP/cwd/knight" | grep -q '^[._]' && { echo "FAIL: hidden or unnamed output: $(ls -A "$TMP/cwd/knight")"; fails=$((fails + 1)); }
+# a typo in animation.cfg: preview still draws the unit and names the line
+printf 'FrameTiem Idle 100\n' > "$TMP/cwd/knight/animation.cfg"
+expect 0 preview "$TMP/cwd/knight" --size 32x32 --out "$TMP/typo.png"
+has "$err" "animation.cfg:1: warning: unknown directive 'FrameTiem'"
+# GIF delays add up to the animation's real length: Walk is 6 x 120 = 720 ms,
+# at 20 fps 15 frames whose delays sum to 72 hundredths (not 15 x 5 = 75)
+gif_delay_sum() { od -An -tu1 -v "$1" | tr -s ' \n' '  ' | awk '{for(i=1;i+5<=NF;i++) if($i==33&&$(i+1)==249&&$(i+2)==4) s+=$(i+4)+256*$(i+5)} END{print s}'; }
+[ "$(gif_delay_sum "$TMP/run.gif")" = "72" ] || { echo "FAIL: run.gif lasts $(gif_delay_sum "$TMP/run.gif") cs, expected 72"; fails=$((fails + 1)); }
+[ "$(gif_delay_sum "$TMP/walk.gif")" = "70" ] || { echo "FAIL: walk.gif lasts $(gif_delay_sum "$TMP/walk.gif") cs, expected 70"; fails=$((fails + 1)); }
+# --time with a GIF is where it starts, not ignored
+expect 0 preview "$K" --anim Walk --out "$TMP/t0.gif" --size 48x48 --fps 10 --seconds 0.1
+expect 0 preview "$K" --anim Walk --out "$TMP/t3.gif" --size 48x48 --fps 10 --seconds 0.1 --time 0.3
+cmp -s "$TMP/t0.gif" "$TMP/t3.gif" && { echo "FAIL: --time did not move the GIF's start"; fails=$((fails + 1)); }
+# png.py FILE fill|pixel X Y: decodes an 8-bit RGB(A) PNG (all five filters)
+cat > "$TMP/png.py" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+pos, idat, w, h = 8, b'', 0, 0
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b'IHDR':
+        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        bpp = {6: 4, 2: 3}[ctype]
+    elif kind == b'IDAT':
+        idat += body
+    pos += 12 + n
+raw, rows, prev = zlib.decompress(idat), [], bytearray(w * bpp)
+for y in range(h):
+    f, line = raw[y * (w * bpp + 1)], bytearray(raw[y * (w * bpp + 1) + 1:(y + 1) * (w * bpp + 1)])
+    for x in range(len(line)):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        p = a + b - c
+        pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else (b if abs(p - b) <= abs(p - c) else c)
+        line[x] = (line[x] + [0, a, b, (a + b) // 2, pr][f]) & 255
+    rows.append(line); prev = line
+if sys.argv[2] == 'hues': # pixels clearly red, clearly green
+    px = [r[x * bpp:x * bpp + 3] for r in rows for x in range(w)]
+    print(sum(1 for p in px if p[0] > 2 * p[1] + 20 and p[0] > 2 * p[2] + 20),
+          sum(1 for p in px if p[1] > 2 * p[0] + 20 and p[1] > 2 * p[2] + 20))
+    sys.exit(0)
+if sys.argv[2] == 'pixel':
+    x, y = int(sys.argv[3]), int(sys.argv[4])
+    print(*rows[y][x * bpp:x * bpp + 3])
+    sys.exit(0)
+bg = rows[5][5 * bpp:5 * bpp + 3]
+xs, ys = [], []
+for y in range(1, 200):
+    for x in range(1, 200):
+        px = rows[y][x * bpp:x * bpp + 3]
+        if max(abs(px[k] - bg[k]) for k in range(3)) > 12:
+            xs.append(x); ys.append(y)
+print(int(100 * max(max(xs) - min(xs) + 1, max(ys) - min(ys) + 1) / 199))
+PY
+# sheets frame the model tightly: in the first 200x200 cell of Walk the
+# pixels that are not background span >= 70 % of the cell (decoded here)
+expect 0 preview "$K" --anim Walk --sheet --size 200x200 --out "$TMP/walk_sheet.png"
+if command -v python3 >/dev/null; then
+    fill=$(python3 "$TMP/png.py" "$TMP/walk_sheet.png" fill)
+    [ "${fill:-0}" -ge 70 ] || { echo "FAIL: the knight fills $fill % of its sheet cell, expected >= 70"; fails=$((fails + 1)); }
+fi
+# a glTF file without animations: one picture, not 12 equal cells
+expect 0 preview "$SRC/tests/data/gltf/MorphPrimitivesTest/glTF/MorphPrimitivesTest.gltf" --sheet --size 64x64 --out "$TMP/static.png"
+[ "$(png_size "$TMP/static.png" | cut -d' ' -f1)" = "64" ] || { echo "FAIL: a static glTF sheet is $(png_size "$TMP/static.png") wide"; fails=$((fails + 1)); }
+# --camera and --zoom change the picture; bad values are usage errors
+expect 0 preview "$K" --out "$TMP/cam0.png" --size 64x64
+expect 0 preview "$K" --out "$TMP/cam1.png" --size 64x64 --camera 90,30
+expect 0 preview "$K" --out "$TMP/zoom.png" --size 64x64 --zoom 2
+cmp -s "$TMP/cam0.png" "$TMP/cam1.png" && { echo "FAIL: --camera changed nothing"; fails=$((fails + 1)); }
+cmp -s "$TMP/cam0.png" "$TMP/zoom.png" && { echo "FAIL: --zoom changed nothing"; fails=$((fails + 1)); }
+expect 2 preview "$K" --camera 10
+has "$err" "--camera wants YAW,PITCH"
+expect 2 preview "$K" --camera 0,95
+expect 2 preview "$K" --zoom 0
+# materials: the .mtl's Kd of the material the frames use is the colour drawn
+# (the knight's torso is in the middle of the picture at the default camera)
+cp -r "$K" "$TMP/red"
+for f in "$TMP"/red/*.obj; do { echo "mtllib knight.mtl"; echo "usemtl steel"; cat "$f"; } > "$f.n" && mv "$f.n" "$f"; done
+printf 'newmtl cloth\nKd 0 1 0\n\nnewmtl steel\nKd 0.9 0.1 0.1\n' > "$TMP/red/knight.mtl"
+expect 0 preview "$TMP/red" --out "$TMP/red.png" --size 160x160
+expect 0 preview "$K" --out "$TMP/grey.png" --size 160x160
+if command -v python3 >/dev/null; then
+    read -r r g b < <(python3 "$TMP/png.py" "$TMP/red.png" pixel 80 70)
+    [ "$r" -gt $((2 * g)) ] && [ "$r" -gt $((2 * b)) ] || { echo "FAIL: the Kd 0.9 0.1 0.1 knight is $r $g $b in the middle"; fails=$((fails + 1)); }
+    read -r r g b < <(python3 "$TMP/png.py" "$TMP/grey.png" pixel 80 70)
+    [ "$r" -lt $((2 * g)) ] || { echo "FAIL: the plain knight is $r $g $b in the middle"; fails=$((fails + 1)); }
+fi
+# glTF materials: MorphPrimitivesTest's two primitives are red and green
+expect 0 preview "$SRC/tests/data/gltf/MorphPrimitivesTest/glTF/MorphPrimitivesTest.gltf" --out "$TMP/mp.png" --size 96x96
+if command -v python3 >/dev/null; then
+    read -r red green < <(python3 "$TMP/png.py" "$TMP/mp.png" hues)
+    [ "$red" -gt 200 ] && [ "$green" -gt 50 ] || { echo "FAIL: MorphPrimitivesTest has $red red and $green green pixels"; fails=$((fails + 1)); }
+fi
+# --grid: a ground grid, drawn under the feet (the picture changes)
+expect 0 preview "$K" --out "$TMP/grid.png" --size 64x64 --grid
+cmp -s "$TMP/cam0.png" "$TMP/grid.png" && { echo "FAIL: --grid changed nothing"; fails=$((fails + 1)); }
 finish

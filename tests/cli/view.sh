@@ -38,4 +38,83 @@ bytes=$(wc -c < "$TMP/shot.png")
 # glTF in the viewer too
 run_view "$SRC/tests/data/gltf/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf" --frames 3 --size 64x64 \
     || { echo "FAIL: view of a glTF file: $(cat "$TMP/err")"; fails=$((fails + 1)); }
+# scripted runs are reproducible: time advances 1/60 s a frame, not by the
+# clock, so two identical runs give identical PNGs; a different count differs
+run_view "$K" --anim Walk --frames 9 --size 120x90 --screenshot "$TMP/a.png"
+run_view "$K" --anim Walk --frames 9 --size 120x90 --screenshot "$TMP/b.png"
+cmp -s "$TMP/a.png" "$TMP/b.png" || { echo "FAIL: two identical view runs gave different screenshots"; fails=$((fails + 1)); }
+run_view "$K" --anim Walk --frames 20 --size 120x90 --screenshot "$TMP/c.png"
+cmp -s "$TMP/a.png" "$TMP/c.png" && { echo "FAIL: 9 and 20 frames of Walk gave the same screenshot"; fails=$((fails + 1)); }
+# a typo in animation.cfg: the unit is still shown, the problem is printed
+# and drawn in a band at the top (so the picture differs from a clean run)
+cp -r "$K" "$TMP/typo"
+run_view "$TMP/typo" --anim Walk --frames 9 --size 120x90 --screenshot "$TMP/clean.png"
+printf 'FrameTiem Walk 100\nFrameTime Walk 120\n' > "$TMP/typo/animation.cfg"
+run_view "$TMP/typo" --anim Walk --frames 9 --size 120x90 --screenshot "$TMP/typo.png" \
+    || { echo "FAIL: view with a typo in animation.cfg: $(cat "$TMP/err")"; fails=$((fails + 1)); }
+grep -q "animation.cfg:1: warning: unknown directive 'FrameTiem'" "$TMP/err" \
+    || { echo "FAIL: the typo was not reported: $(cat "$TMP/err")"; fails=$((fails + 1)); }
+cmp -s "$TMP/clean.png" "$TMP/typo.png" && { echo "FAIL: the problem is not shown on screen"; fails=$((fails + 1)); }
+
+# --watch: a changed frame reloads, a half-written one keeps the old frames
+# and names the error, the fixed file reloads again; runs until killed
+cp -r "$K" "$TMP/live"
+xvfb-run -a -s "-screen 0 1024x768x24 +extension GLX" "$TOOL" view "$TMP/live" --watch \
+    --frames 1000000000 --size 64x48 >"$TMP/wout" 2>"$TMP/werr" &
+xpid=$!
+stop_view() { # stop_view [quiet]: ends the view started by this script (its pid)
+    local vpid
+    vpid=$(command -v pgrep >/dev/null && pgrep -P "$xpid" -x morphkit)
+    if [ -z "$vpid" ] && [ -z "$1" ] && command -v pgrep >/dev/null; then
+        echo "FAIL: view --watch is no longer running: $(cat "$TMP/werr")"; fails=$((fails + 1))
+    fi
+    kill ${vpid:-$xpid} 2>/dev/null
+    wait "$xpid" 2>/dev/null
+}
+wait_for() { # wait_for COUNT TEXT: until TEXT is in the log COUNT times (30 s at most:
+    # the machine may be busy; the tool itself reloads within a second)
+    for _ in $(seq 300); do
+        [ "$(grep -c -- "$2" "$TMP/werr")" -ge "$1" ] && return 0; sleep 0.1
+    done
+    echo "FAIL: no '$2' (x$1) from view --watch: $(cat "$TMP/werr")"; fails=$((fails + 1)); return 1
+}
+if wait_for 1 "watching"; then
+    sleep 0.3
+    cp "$K/Idle_1.obj" "$TMP/live/Idle_2.obj"
+    wait_for 1 ": reloaded"
+    head -c 300 "$K/Idle_3.obj" > "$TMP/live/Idle_3.obj"          # half written
+    wait_for 1 "not reloaded, the old frames stay"
+    grep -q "Idle_3.obj:9: 'v' needs 3 numbers" "$TMP/werr" || { echo "FAIL: the error is not named: $(cat "$TMP/werr")"; fails=$((fails + 1)); }
+    # a burst of writes is one reload, not one per write
+    for k in 1 2 3 4 5; do cp "$K/Idle_$((k % 4 + 1)).obj" "$TMP/live/Idle_3.obj"; sleep 0.02; done
+    cp "$K/Idle_3.obj" "$TMP/live/Idle_3.obj"
+    # fixed: exactly the unit still shown, so nothing to swap, the error goes
+    wait_for 1 ": unchanged"
+    sleep 1
+    [ "$(grep -c ': reloaded\|: unchanged\|not reloaded' "$TMP/werr")" = 3 ] || { echo "FAIL: a burst was not debounced: $(cat "$TMP/werr")"; fails=$((fails + 1)); }
+    # a removed frame (a gap) keeps the old unit
+    rm "$TMP/live/Idle_2.obj"
+    wait_for 2 "not reloaded"
+fi
+stop_view
+
+# --watch on a glTF file: a broken save keeps the old frames, the fixed one
+# reloads; a log written beside it is not a change
+G=$SRC/tests/data/gltf/AnimatedMorphCube/glTF
+mkdir -p "$TMP/g"; cp "$G"/* "$TMP/g/"
+xvfb-run -a -s "-screen 0 1024x768x24 +extension GLX" "$TOOL" view "$TMP/g/AnimatedMorphCube.gltf" \
+    --watch --frames 1000000000 --size 64x64 >"$TMP/wout" 2>"$TMP/g/werr" &
+xpid=$!
+cp /dev/null "$TMP/werr"; ln -sf "$TMP/g/werr" "$TMP/werr" 2>/dev/null
+if wait_for 1 "watching"; then
+    sleep 0.3
+    printf '{' > "$TMP/g/AnimatedMorphCube.gltf"
+    wait_for 1 "not reloaded, the old frames stay"
+    cp "$G/AnimatedMorphCube.gltf" "$TMP/g/"
+    wait_for 1 ": reloaded"
+    sleep 0.8
+    [ "$(grep -c 'reloaded' "$TMP/werr")" = 2 ] || { echo "FAIL: glTF watch reloads too often: $(cat "$TMP/werr")"; fails=$((fails + 1)); }
+fi
+stop_view quiet
+
 finish

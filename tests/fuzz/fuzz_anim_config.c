@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* first_frame follows discovery's order: animations sorted by name */
     const mk_unit_animation anims[3] = {
         {attack, 1, 5, 0}, {idle, 1, 4, 5}, {walk, 1, 6, 9}};
-    mk_anim_config_options opt = {"animation.cfg", 15, NULL};
+    mk_anim_config_options opt = {"animation.cfg", 15, NULL, false};
     mk_clip_set *clips;
     mk_report *report;
     mk_error err;
@@ -19,6 +19,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                         report, &err);
     if ((st == MK_OK) != (mk_report_error_count(report) == 0))
         __builtin_trap(); /* the report and the status must agree */
+    mk_report_clear(report);
+    if (st == MK_OK)
+        mk_clip_set_destroy(clips);
+    /* lenient never fails on bad text: it drops lines until the rest holds */
+    opt.lenient = true;
+    st = mk_anim_config_parse((const char *)data, size, anims, 3, &opt, NULL, &clips, report,
+                              &err);
+    if (st != MK_OK || mk_report_error_count(report) != 0)
+        __builtin_trap();
     mk_report_destroy(report);
     if (st != MK_OK)
         return 0;

@@ -39,6 +39,7 @@ int mk_cmd_bench(int argc, char **argv);   /* cmd_bench.c over bench/suite.c */
 typedef struct mk_sample_args {
     const char *path;
     const char *anim;                       /* NULL: the default */
+    int interpolation;                      /* -1, or forced on every clip (units) */
     bool json;
     bool world;                             /* --space world (glTF only) */
     uint32_t time_count;
@@ -65,8 +66,13 @@ void mk_cli_print_error(const mk_error *err);
 void mk_cli_fail(const char *format, ...) MK_PRINTF(1, 2);
 /* True when argv[i] is -h or --help. */
 bool mk_cli_is_help(const char *arg);
-/* Writes s as a JSON string literal (quotes and escapes). */
+/* Writes s as a JSON string literal (quotes and escapes); the output is
+ * always valid UTF-8: a byte that is not part of a valid UTF-8 sequence is
+ * written as \u00XX (its Latin-1 reading). */
 void mk_cli_json_string(FILE *out, const char *s);
+/* Writes v as the shortest decimal that reads back as the same float
+ * (single) or double: 0.88f gives 0.88, not 0.879999995; NaN/inf: null. */
+void mk_cli_json_number(FILE *out, double v, bool single);
 bool mk_cli_is_dir(const char *path);
 /* True when path is a regular file whose name ends in .gltf or .glb (any
  * case) and that is not a packed unit. */
@@ -78,5 +84,31 @@ bool mk_cli_is_packed_unit(const char *path);
  * folder paths (malloc'd; free with mk_unit_list_free(NULL, ...)). Prints
  * the error and returns MK_EXIT_INVALID when PATH is neither. */
 int mk_cli_unit_paths(const char *path, char ***paths, uint32_t *count);
+/* Loads a unit for info/sample/preview/view (no heuristics) and prints every
+ * error and warning to stderr; lenient: animation.cfg lines with errors are
+ * ignored (mk_unit_options.lenient_config). problem (may be NULL) receives
+ * the first of them, or "", for a window to show. Returns an exit code. */
+int mk_cli_load_unit(const char *path, bool lenient, mk_unit **out, char *problem,
+                     size_t problem_size);
+/* The name of what PATH names, for default output file names: the last
+ * component of its real path without a file's extension ("knight/", "."
+ * inside knight, "../knight" -> "knight"); never empty, never hidden. */
+void mk_cli_real_name(const char *path, char *buf, size_t size);
+/* "512 bytes", "166.6 KiB", "1.3 MiB": sizes for people (JSON keeps bytes).
+ * Returns buf. */
+const char *mk_cli_bytes_text(uint64_t bytes, char *buf, size_t size);
+/* Bytes a loaded glTF takes on disk: the file at path plus the external
+ * buffer files its uris name (data: URIs are inside the file). */
+uint64_t mk_cli_gltf_disk_bytes(const mk_gltf *g, const char *path);
+/* A copy of a clip set with one interpolation forced on every clip (for
+ * --interpolation); prints the error and returns false on failure. */
+bool mk_cli_force_interpolation(const mk_clip_set *clips, mk_interpolation interp,
+                                mk_clip_set **out);
+/* Parses linear|step|smooth; -2 for anything else. */
+int mk_cli_parse_interpolation(const char *word);
+/* The unit's diffuse colour (mk_unit_diffuse, material.c). False when it
+ * has none (the renderer's default colour is used); a broken .mtl is
+ * printed. */
+bool mk_cli_unit_diffuse(const mk_unit *unit, float rgba[4]);
 
 #endif

@@ -14,21 +14,26 @@
 static void help(FILE *out)
 {
     fprintf(out,
-            "usage: morphkit sample PATH --time T [--time T2 ...] [--anim NAME]\n"
-            "                       [--then NAME@T]... [--json] [--space local|world]\n\n"
+            "usage: morphkit sample PATH --time T [--time T2 ...] [--anim NAME|N]\n"
+            "                       [--then NAME@T]... [--interpolation MODE] [--json]\n"
+            "                       [--space local|world]\n\n"
             "Prints the animation state and the pose of a unit folder, or the morph\n"
             "weights and morphed vertices of a .gltf/.glb file, at the given times\n"
             "(seconds, rounded to the nearest microsecond). For a unit, a time on a\n"
             "frame boundary shows the new frame with weight 0. For glTF, a time is the\n"
             "clip's own time: before the first key and after the last the end values\n"
-            "hold.\n\n"
+            "hold.\n"
+            "For a unit, each sample also lists the events fired since the previous\n"
+            "sample (the first: since the start, time 0 included).\n\n"
             "  --time T       a sample time in seconds (repeatable, at least one)\n"
-            "  --anim NAME    the animation started at time 0 (unit default: Idle if the\n"
-            "                 unit has one, else the first name in sorted order; glTF: a\n"
-            "                 name or an index, default animation 0, or the default\n"
-            "                 weights when the file has none)\n"
+            "  --anim NAME|N  the animation started at time 0, by name or index (unit\n"
+            "                 default: Idle if the unit has one, else the first name in\n"
+            "                 sorted order; glTF: animation 0, or the default weights\n"
+            "                 when the file has none)\n"
             "  --then NAME@T  request a switch to NAME at T seconds, as a game calls\n"
             "                 play() (repeatable; units only)\n"
+            "  --interpolation linear|step|smooth\n"
+            "                 force how a unit's frames blend, as preview and view can\n"
             "  --json         one JSON object with positions (OBJ `v` order) and\n"
             "                 normals (first frame's `vn` order); for glTF one entry per\n"
             "                 (node with a mesh, primitive) with node/mesh/primitive\n"
@@ -55,10 +60,19 @@ int mk_cmd_sample(int argc, char **argv)
 {
     mk_sample_args a;
     memset(&a, 0, sizeof a);
+    a.interpolation = -1;
+    bool options_done = false; /* after "--" every word is a PATH */
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool has_value = i + 1 < argc;
-        if (mk_cli_is_help(arg)) {
+        if (strcmp(arg, "--") == 0 && !options_done) {
+            options_done = true;
+        } else if (options_done && !a.path) {
+            a.path = arg;
+        } else if (options_done) {
+            mk_cli_fail("sample: one PATH only (see morphkit sample --help)");
+            return MK_EXIT_USAGE;
+        } else if (mk_cli_is_help(arg)) {
             help(stdout);
             return MK_EXIT_OK;
         } else if (strcmp(arg, "--json") == 0) {
@@ -79,6 +93,12 @@ int mk_cmd_sample(int argc, char **argv)
             a.time_text[a.time_count++] = argv[i];
         } else if (strcmp(arg, "--anim") == 0 && has_value) {
             a.anim = argv[++i];
+        } else if (strcmp(arg, "--interpolation") == 0 && has_value) {
+            if ((a.interpolation = mk_cli_parse_interpolation(argv[++i])) == -2) {
+                mk_cli_fail("sample: --interpolation wants linear, step or smooth, not '%s'",
+                            argv[i]);
+                return MK_EXIT_USAGE;
+            }
         } else if (strcmp(arg, "--then") == 0 && has_value) {
             char *at = strrchr(argv[++i], '@');
             if (!at || at == argv[i] || a.then_count == MK_SAMPLE_MAX ||
@@ -111,8 +131,13 @@ int mk_cmd_sample(int argc, char **argv)
                     "only in the JSON)");
         return MK_EXIT_USAGE;
     }
-    if (mk_cli_is_gltf_file(a.path))
+    if (mk_cli_is_gltf_file(a.path)) {
+        if (a.interpolation >= 0) { /* glTF samplers carry their own */
+            mk_cli_fail("sample: --interpolation is for unit folders, not '%s'", a.path);
+            return MK_EXIT_USAGE;
+        }
         return mk_cli_sample_gltf(&a);
+    }
     if (!mk_cli_is_dir(a.path) && !mk_cli_is_packed_unit(a.path)) {
         struct stat st;
         mk_cli_fail("%s: %s", a.path,

@@ -1,14 +1,16 @@
-/* morphkit validate PATH... [--json] [--quiet]
+/* morphkit validate PATH... [--json] [--quiet] [--strict]
  * Loads each unit with every check on and prints what it found; .gltf/.glb
  * paths go to validate_gltf.c. */
+#include <dirent.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
 static void help(FILE *out)
 {
     fprintf(out,
-            "usage: morphkit validate [--json] [--quiet] PATH...\n\n"
+            "usage: morphkit validate [--json] [--quiet] [--strict] PATH...\n\n"
             "Checks unit folders (frames named <Animation>_<N>.obj) or library roots\n"
             "(folders of unit folders): frame numbering, vertex counts, the face list\n"
             "of every frame against the first, and warns about likely vertex-order\n"
@@ -16,10 +18,15 @@ static void help(FILE *out)
             "A .gltf/.glb PATH is checked against the glTF morph rules (errors name\n"
             "the JSON path of the object), and warns about targets that move nothing,\n"
             "meshes no node uses, unused samplers, ignored or duplicate channels.\n\n"
+            "Notes (never failures) name .obj files that are not frames (base.obj,\n"
+            "'walk_2 copy.obj') and animation names that differ only in case. After\n"
+            "several units a summary line counts units, valid, invalid and warnings.\n\n"
             "  --json    one JSON object on stdout\n"
-            "  --quiet   print only errors and warnings\n\n"
-            "exit codes: 0 every unit is valid (warnings allowed), 1 a unit is invalid,\n"
-            "2 usage error\n");
+            "  --quiet   print only errors, warnings and notes\n"
+            "  --strict  warnings fail too (exit code 1), for CI\n"
+            "  --        every later word is a PATH\n\n"
+            "exit codes: 0 every unit is valid (warnings allowed unless --strict),\n"
+            "1 a unit is invalid, 2 usage error\n");
 }
 
 static void print_location(FILE *out, const char *file, int line)
@@ -90,50 +97,118 @@ static void print_json(const char *path, const mk_unit *unit, const mk_report *r
         mk_cli_json_string(stdout, d->message);
         printf("}");
     }
-    printf("]}");
+}
+
+/* One note: a text line, or one more element of the JSON diagnostics. */
+static void print_note(const char *dir, const char *message, bool json, bool first)
+{
+    if (!json) {
+        printf("  note[naming]: %s: %s\n", dir, message);
+        return;
+    }
+    printf("%s\n    {\"severity\": \"note\", \"check\": \"naming\", \"file\": ",
+           first ? "" : ",");
+    mk_cli_json_string(stdout, dir);
+    printf(", \"line\": 0, \"message\": ");
+    mk_cli_json_string(stdout, message);
+    printf("}");
+}
+
+/* Notes: what discovery passes over in silence but a person probably meant
+ * as a frame: an .obj file that is not one (`base.obj`, `bend_2 copy.obj`),
+ * and animation names that differ only in case (`BEND` beside `bend`, two
+ * animations on a case-sensitive disk, one on Windows). Returns the count;
+ * prints them (text) or adds them to the JSON diagnostics (after *first). */
+static uint32_t print_notes(const char *dir, const mk_unit_files *files, bool json, bool first)
+{
+    uint32_t notes = 0;
+    char msg[600];
+    struct dirent **list = NULL;
+    int listed = scandir(dir, &list, NULL, alphasort); /* sorted: stable output */
+    for (int i = 0; i < listed; i++) {
+        const struct dirent *e = list[i];
+        size_t n = strlen(e->d_name);
+        if (n < 4 || strcasecmp(e->d_name + n - 4, ".obj") != 0 || e->d_name[0] == '.')
+            continue;
+        bool frame = false;
+        for (uint32_t f = 0; files && f < files->frame_count && !frame; f++)
+            frame = strcmp(files->frame_files[f], e->d_name) == 0;
+        if (frame)
+            continue;
+        snprintf(msg, sizeof msg,
+                 "'%s' is not a frame: frame files are named <Animation>_<N>.obj", e->d_name);
+        print_note(dir, msg, json, first && notes == 0);
+        notes++;
+    }
+    for (int i = 0; i < listed; i++)
+        free(list[i]);
+    free(list);
+    for (uint32_t a = 0; files && a < files->animation_count; a++)
+        for (uint32_t b = a + 1; b < files->animation_count; b++)
+            if (strcasecmp(files->animations[a].name, files->animations[b].name) == 0) {
+                snprintf(msg, sizeof msg,
+                         "animations '%s' and '%s' differ only in case (one animation on a "
+                         "case-insensitive disk)",
+                         files->animations[a].name, files->animations[b].name);
+                print_note(dir, msg, json, first && notes == 0);
+                notes++;
+            }
+    return notes;
 }
 
 int mk_cmd_validate(int argc, char **argv)
 {
-    bool json = false, quiet = false;
-    int first_path = 0, path_count = 0;
+    bool json = false, quiet = false, strict = false, options_done = false;
+    const char **paths = calloc((size_t)argc, sizeof *paths);
+    int path_count = 0;
+    if (!paths) {
+        mk_cli_fail("out of memory");
+        return MK_EXIT_INVALID;
+    }
     for (int i = 1; i < argc; i++) {
-        if (mk_cli_is_help(argv[i])) {
+        if (strcmp(argv[i], "--") == 0 && !options_done) {
+            options_done = true; /* every later word is a PATH, even "-x" */
+        } else if (options_done || argv[i][0] != '-') {
+            paths[path_count++] = argv[i];
+        } else if (mk_cli_is_help(argv[i])) {
             help(stdout);
+            free(paths);
             return MK_EXIT_OK;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             quiet = true;
-        } else if (argv[i][0] == '-') {
-            mk_cli_fail("validate: unknown option '%s' (see morphkit validate --help)", argv[i]);
-            return MK_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--strict") == 0) {
+            strict = true;
         } else {
-            if (!path_count)
-                first_path = i;
-            path_count++;
+            mk_cli_fail("validate: unknown option '%s' (see morphkit validate --help)", argv[i]);
+            free(paths);
+            return MK_EXIT_USAGE;
         }
     }
     if (!path_count) {
         help(stderr);
+        free(paths);
         return MK_EXIT_USAGE;
     }
     int exit_code = MK_EXIT_OK;
     bool first = true;
+    uint32_t units_seen = 0, units_valid = 0, warnings = 0;
     if (json)
         printf("{\"version\": %d, \"units\": [", MK_CLI_JSON_VERSION);
-    for (int i = first_path; i < argc; i++) {
-        if (argv[i][0] == '-')
-            continue;
-        if (mk_cli_is_gltf_file(argv[i])) {
-            if (mk_cli_validate_gltf(argv[i], json, quiet, first) != MK_EXIT_OK)
+    for (int p = 0; p < path_count; p++) {
+        if (mk_cli_is_gltf_file(paths[p])) {
+            int rc = mk_cli_validate_gltf(paths[p], json, quiet, first);
+            units_seen++;
+            units_valid += rc == MK_EXIT_OK;
+            if (rc != MK_EXIT_OK)
                 exit_code = MK_EXIT_INVALID;
             first = false;
             continue;
         }
         char **units;
         uint32_t count;
-        if (mk_cli_unit_paths(argv[i], &units, &count) != MK_EXIT_OK) {
+        if (mk_cli_unit_paths(paths[p], &units, &count) != MK_EXIT_OK) {
             exit_code = MK_EXIT_INVALID;
             continue;
         }
@@ -149,17 +224,39 @@ int mk_cmd_validate(int argc, char **argv)
             mk_report_clear(rep);
             if (mk_unit_load(units[u], NULL, NULL, &unit, rep, &err) != MK_OK)
                 exit_code = MK_EXIT_INVALID;
-            if (json)
+            /* the file list for the notes, also when loading failed later */
+            mk_unit_files *files = NULL;
+            if (!unit)
+                mk_unit_discover(units[u], NULL, NULL, &files, &err);
+            const mk_unit_files *listed = unit ? unit->files : files;
+            if (json) {
                 print_json(units[u], unit, rep, first);
-            else
+                print_notes(units[u], listed, true, mk_report_count(rep) == 0);
+                printf("]}");
+            } else {
                 print_text(units[u], unit, rep, quiet);
+                print_notes(units[u], listed, false, false);
+            }
+            mk_unit_files_destroy(files);
+            units_seen++;
+            units_valid += unit != NULL;
+            warnings += mk_report_warning_count(rep);
             first = false;
             mk_unit_destroy(unit);
         }
         mk_report_destroy(rep);
         mk_unit_list_free(NULL, units, count);
     }
+    /* --strict (CI): a warning fails like an error */
+    if (strict && warnings > 0)
+        exit_code = MK_EXIT_INVALID;
     if (json)
-        printf("\n], \"valid\": %s}\n", exit_code == MK_EXIT_OK ? "true" : "false");
+        printf("%s], \"valid\": %s}\n", first ? "" : "\n",
+               exit_code == MK_EXIT_OK ? "true" : "false");
+    else if (units_seen > 1)
+        printf("%u units: %u valid, %u invalid, %u warning%s%s\n", units_seen, units_valid,
+               units_seen - units_valid, warnings, warnings == 1 ? "" : "s",
+               strict && warnings ? " (--strict: warnings fail)" : "");
+    free(paths);
     return exit_code;
 }

@@ -13,17 +13,17 @@
 bool mk_image_write_png(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
                         char *why, size_t why_size);
 
-/* Writes frame_count RGBA8 frames as a looping GIF with delay_cs
- * hundredths of a second per frame. Colours: one global 256-entry palette of
+/* Writes frame_count RGBA8 frames as a looping GIF, frame f shown for
+ * delays_cs[f] hundredths of a second. Colours: one global 256-entry palette of
  * the most used 15-bit colours over all frames (ordinary previews have a
  * background and a few shading ramps, which this keeps smooth). Written whole
  * or not at all, like mk_image_write_png. */
 bool mk_image_write_gif(const char *path, const uint8_t *const *frames, uint32_t frame_count,
-                        uint32_t width, uint32_t height, uint32_t delay_cs, char *why,
+                        uint32_t width, uint32_t height, const uint32_t *delays_cs, char *why,
                         size_t why_size);
 
 /* Draws text with the built-in 5x7 font (digits, letters shown upper-case,
- * and . , : - + > / = _ %), each font pixel a scale x scale block, with its
+ * and . , : - + > / = _ % ! | ( ) ' ? < [ ] * #), each font pixel a scale x scale block, with its
  * top-left corner at (x, y); pixels outside the image are clipped. */
 void mk_image_draw_text(uint8_t *rgba, uint32_t width, uint32_t height, int x, int y, int scale,
                         const char *text, const uint8_t color[4]);

@@ -136,7 +136,7 @@ static int gif_append(GifFileType *gif, const GifByteType *bytes, int n)
 }
 
 bool mk_image_write_gif(const char *path, const uint8_t *const *frames, uint32_t frame_count,
-                        uint32_t width, uint32_t height, uint32_t delay_cs, char *why,
+                        uint32_t width, uint32_t height, const uint32_t *delays_cs, char *why,
                         size_t why_size)
 {
     size_t pixels = (size_t)width * height;
@@ -166,7 +166,8 @@ bool mk_image_write_gif(const char *path, const uint8_t *const *frames, uint32_t
              EGifPutExtensionBlock(gif, 3, loop) == GIF_OK &&
              EGifPutExtensionTrailer(gif) == GIF_OK;
     for (uint32_t f = 0; ok && f < frame_count; f++) {
-        GraphicsControlBlock gcb = {DISPOSAL_UNSPECIFIED, false, (int)delay_cs, NO_TRANSPARENT_COLOR};
+        GraphicsControlBlock gcb = {DISPOSAL_UNSPECIFIED, false, (int)delays_cs[f],
+                                   NO_TRANSPARENT_COLOR};
         GifByteType ext[4];
         EGifGCBToExtension(&gcb, ext);
         ok = EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_OK &&
@@ -249,6 +250,17 @@ static const glyph font[] = {
     {'=', "..........#####.....#####.........."},
     {'_', "..............................#####"},
     {'%', "##..###..#...#...#...#...#..###..##"},
+    {'!', "..#....#....#....#....#.........#.."},
+    {'|', "..#....#....#....#....#....#....#.."},
+    {'(', "...#...#...#....#....#.....#.....#."},
+    {')', ".#.....#.....#....#....#...#...#..."},
+    {'\'', "..#....#...#......................."},
+    {'?', ".###.#...#....#...#...#.........#.."},
+    {'<', "...#...#...#...#.....#.....#.....#."},
+    {'[', ".###..#....#....#....#....#....###."},
+    {']', ".###....#....#....#....#....#..###."},
+    {'*', ".......#..#.#.#.###.#.#.#..#......."},
+    {'#', ".#.#..#.#.#####.#.#.#####.#.#..#.#."},
 };
 
 static const char *glyph_rows(char c)

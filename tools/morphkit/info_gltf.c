@@ -80,7 +80,10 @@ static const char *weights_source(const mk_gltf *g, const mk_gltf_node *n)
 static void print_weights(const float *w, uint32_t n, const char *sep)
 {
     for (uint32_t i = 0; i < n; i++)
-        printf("%s%.9g", i ? sep : "", w ? (double)w[i] : 0.0);
+    {
+        printf("%s", i ? sep : "");
+        mk_cli_json_number(stdout, w ? (double)w[i] : 0.0, true);
+    }
 }
 
 static const char *channel_path(const mk_gltf_channel *ch)
@@ -141,6 +144,22 @@ static void print_drives(unsigned bits, const char *quote, const char *sep)
         }
 }
 
+static uint64_t buffer_bytes(const mk_gltf *g)
+{
+    uint64_t total = 0;
+    for (uint32_t b = 0; b < g->buffer_count; b++)
+        total += g->buffers[b].byte_length;
+    return total;
+}
+
+static void print_sizes(const mk_gltf *g)
+{
+    char disk[32], buffers[32];
+    printf("  size:       %s on disk, %s of buffers\n",
+           mk_cli_bytes_text(mk_cli_gltf_disk_bytes(g, g->path), disk, sizeof disk),
+           mk_cli_bytes_text(buffer_bytes(g), buffers, sizeof buffers));
+}
+
 static void print_text(const mk_gltf *g)
 {
     uint32_t vertices = 0, primitives = 0;
@@ -151,6 +170,7 @@ static void print_text(const mk_gltf *g)
            g->buffer_count, g->buffer_count == 1 ? "" : "s",
            g->uses_quantization ? ", KHR_mesh_quantization" : "",
            g->generator ? ", generator: " : "", g->generator ? g->generator : "");
+    print_sizes(g);
     printf("  meshes:     %u (%u primitive%s, %u vertices)\n", g->mesh_count, primitives,
            primitives == 1 ? "" : "s", vertices);
     for (uint32_t m = 0; m < g->mesh_count; m++) {
@@ -262,6 +282,9 @@ static void print_json(const mk_gltf *g)
     mk_cli_json_string(stdout, g->path);
     printf(", \"format\": \"%s\", \"generator\": ", g->is_glb ? "glb" : "gltf");
     json_name(g->generator);
+    printf(", \"disk_bytes\": %llu, \"buffer_bytes\": %llu",
+           (unsigned long long)mk_cli_gltf_disk_bytes(g, g->path),
+           (unsigned long long)buffer_bytes(g));
     printf(", \"buffers\": %u, \"quantized\": %s,\n \"meshes\": [", g->buffer_count,
            g->uses_quantization ? "true" : "false");
     for (uint32_t m = 0; m < g->mesh_count; m++) {
@@ -329,8 +352,9 @@ static void print_json(const mk_gltf *g)
         const mk_gltf_animation *an = &g->animations[a];
         printf("%s\n  {\"animation\": %u, \"name\": ", a ? "," : "", a);
         json_name(an->name);
-        printf(", \"duration\": %.9g, \"samplers\": %u, \"drives\": [",
-               animation_duration(g, an), an->sampler_count);
+        printf(", \"duration\": ");
+        mk_cli_json_number(stdout, animation_duration(g, an), true);
+        printf(", \"samplers\": %u, \"drives\": [", an->sampler_count);
         print_drives(animation_drives(g, an), "\"", ", ");
         printf("], \"channels\": [");
         for (uint32_t c = 0; c < an->channel_count; c++) {
@@ -343,9 +367,11 @@ static void print_json(const mk_gltf *g)
                 printf("null");
             printf(", \"path\": ");
             json_name(ch->supported ? mk_track_path_name(ch->path) : NULL);
-            printf(", \"interpolation\": \"%s\", \"sampler\": %u, \"keys\": %u, \"end\": %.9g}",
+            printf(", \"interpolation\": \"%s\", \"sampler\": %u, \"keys\": %u, \"end\": ",
                    mk_interpolation_name(sm->interpolation), ch->sampler,
-                   g->accessors[sm->input].count, input_end(g, sm->input));
+                   g->accessors[sm->input].count);
+            mk_cli_json_number(stdout, input_end(g, sm->input), true);
+            printf("}");
         }
         printf("]}");
     }

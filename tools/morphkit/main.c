@@ -31,7 +31,7 @@ static const mk_command commands[] = {
 static void usage(FILE *out)
 {
     fprintf(out, "usage: morphkit COMMAND [OPTIONS] PATH...\n"
-                 "       morphkit COMMAND --help\n"
+                 "       morphkit COMMAND --help   (or: morphkit help COMMAND)\n"
                  "       morphkit --version\n\n"
                  "Blend-shape animation tools for frame sequences (unit folders of OBJ\n"
                  "frames) and glTF 2.0 morph targets.\n\ncommands:\n");
@@ -53,6 +53,20 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--version") == 0) {
         printf("morphkit %s\n", MK_VERSION_STRING);
         return MK_EXIT_OK;
+    }
+    /* `morphkit help CMD` is `morphkit CMD --help`; `morphkit help` the overview */
+    if (strcmp(argv[1], "help") == 0) {
+        if (argc < 3) {
+            usage(stdout);
+            return MK_EXIT_OK;
+        }
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (strcmp(argv[2], commands[i].name) == 0) {
+                char *help_argv[] = {argv[2], (char *)"--help", NULL};
+                return commands[i].run(2, help_argv);
+            }
+        mk_cli_fail("help: unknown command '%s' (see morphkit --help)", argv[2]);
+        return MK_EXIT_USAGE;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)

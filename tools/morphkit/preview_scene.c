@@ -11,7 +11,7 @@
 #include "preview_scene.h"
 
 typedef struct gltf_draw {
-    uint32_t node, mesh;
+    uint32_t node, mesh, primitive;
     mk_morph_set *set;
     uint32_t *indices;
     uint32_t index_count;
@@ -44,6 +44,9 @@ struct mk_preview {
     uint32_t *weight_offset;
     uint32_t weight_total;
     /* both */
+    char problem[400]; /* the first load problem (ignored config lines), or "" */
+    bool has_color;    /* a unit's material colour (.mtl Kd) */
+    float color[4];
     uint32_t anim;
     int64_t time_us;
 };
@@ -63,64 +66,18 @@ static bool parse_index(const char *s, uint32_t *out)
 /* A copy of the unit's clips with one interpolation forced on all of them. */
 static bool force_interpolation(mk_preview *s, mk_interpolation interp)
 {
-    const mk_clip_set *src = s->unit->clips;
-    mk_clip_desc *d = calloc(src->clip_count, sizeof *d);
-    size_t total = 0;
-    for (uint32_t c = 0; c < src->clip_count; c++)
-        total += src->clips[c].frame_count;
-    bool *no_blend = calloc(total ? total : 1, sizeof *no_blend);
-    size_t event_total = 0;
-    for (uint32_t c = 0; c < src->clip_count; c++)
-        event_total += src->clips[c].event_count;
-    mk_clip_event_desc *events = calloc(event_total ? event_total : 1, sizeof *events);
-    if (!d || !no_blend || !events) {
-        free(d), free(no_blend), free(events);
+    if (!mk_cli_force_interpolation(s->unit->clips, interp, &s->forced_clips))
         return false;
-    }
-    size_t at = 0, ev = 0;
-    for (uint32_t c = 0; c < src->clip_count; c++) {
-        const mk_clip *k = &src->clips[c];
-        d[c].name = k->name;
-        d[c].frame_count = k->frame_count;
-        d[c].frames = k->frames;
-        d[c].durations_us = k->durations_us;
-        d[c].loop_frame = k->loop_frame;
-        d[c].once = k->once;
-        d[c].next = k->next_clip != MK_NONE ? src->clips[k->next_clip].name : NULL;
-        for (uint32_t f = 0; f < k->frame_count; f++)
-            no_blend[at + f] = (k->frame_flags[f] & MK_CLIP_FRAME_NO_BLEND) != 0;
-        d[c].no_blend = no_blend + at;
-        at += k->frame_count;
-        d[c].interpolation = interp;
-        d[c].events = events + ev;
-        for (uint32_t e = 0; e < k->event_count; e++, ev++) {
-            events[ev].frame = k->events[e].frame;
-            events[ev].name = k->events[e].name;
-        }
-        d[c].event_count = k->event_count;
-    }
-    mk_clip_set_desc sd = {d, src->clip_count, src->frame_set_count};
-    mk_error err;
-    bool ok = mk_clip_set_create(&sd, NULL, &s->forced_clips, &err) == MK_OK;
-    if (!ok)
-        mk_cli_print_error(&err);
-    else
-        s->clips = s->forced_clips;
-    free(d), free(no_blend), free(events);
-    return ok;
+    s->clips = s->forced_clips;
+    return true;
 }
 
-static int load_unit(mk_preview *s, const char *path, const mk_preview_options *o)
+/* Builds the scene around s->unit: the clips (forced interpolation) and the
+ * animation o->anim (name or index; NULL: Idle, else the first). */
+static int setup_unit(mk_preview *s, const mk_preview_options *o)
 {
-    mk_error err;
-    mk_unit_options uo;
-    memset(&uo, 0, sizeof uo);
-    uo.skip_heuristics = true;
-    if (mk_unit_load(path, &uo, NULL, &s->unit, NULL, &err) != MK_OK) {
-        mk_cli_print_error(&err);
-        return MK_EXIT_INVALID;
-    }
     s->clips = s->unit->clips;
+    s->has_color = mk_cli_unit_diffuse(s->unit, s->color);
     if (o->interpolation >= 0 && !force_interpolation(s, (mk_interpolation)o->interpolation))
         return MK_EXIT_INVALID;
     uint32_t anim = MK_NONE;
@@ -143,6 +100,14 @@ static int load_unit(mk_preview *s, const char *path, const mk_preview_options *
     }
     mk_preview_set_anim(s, anim);
     return MK_EXIT_OK;
+}
+
+static int load_unit(mk_preview *s, const char *path, const mk_preview_options *o)
+{
+    /* lenient: a typo in animation.cfg must not hide the unit from its artist */
+    if (mk_cli_load_unit(path, true, &s->unit, s->problem, sizeof s->problem) != MK_EXIT_OK)
+        return MK_EXIT_INVALID;
+    return setup_unit(s, o);
 }
 
 /* Builds animation a's clip with its cursors and sample buffer, replacing the
@@ -209,6 +174,7 @@ static int load_gltf(mk_preview *s, const char *path, const mk_preview_options *
             gltf_draw *d = &s->draws[s->draw_count];
             d->node = n;
             d->mesh = m;
+            d->primitive = p;
             if (mk_gltf_build_morph_set(g, m, p, NULL, &d->set, &err) != MK_OK ||
                 (g->nodes[n].skin != MK_NONE &&
                  mk_gltf_build_skin(g, g->nodes[n].skin, m, p, NULL, &d->skin, &err) != MK_OK)) {
@@ -508,7 +474,10 @@ void mk_preview_draw(mk_preview *s, mk_gl_renderer *r, const mk_gl_draw_params *
         mk_pose pose;
         mk_player_pose(&s->player, &pose);
         mk_error err;
-        if (mk_gl_draw_pose(r, s->frames, &pose, params, &err) != MK_OK)
+        mk_gl_draw_params p = *params;
+        if (s->has_color) /* the artist's material, as the game shows it */
+            memcpy(p.color, s->color, sizeof p.color);
+        if (mk_gl_draw_pose(r, s->frames, &pose, &p, &err) != MK_OK)
             mk_cli_print_error(&err);
         return;
     }
@@ -517,6 +486,13 @@ void mk_preview_draw(mk_preview *s, mk_gl_renderer *r, const mk_gl_draw_params *
     for (uint32_t d = 0; d < s->draw_count; d++) {
         mk_error err;
         const gltf_draw *g = &s->draws[d];
+        /* the primitive's material: its base colour factor (no textures) */
+        const mk_gltf_primitive *prim = &s->gltf->meshes[g->mesh].primitives[g->primitive];
+        if (prim->material < s->gltf->material_count)
+            memcpy(p.color, s->gltf->materials[prim->material].base_color_factor,
+                   sizeof p.color);
+        else
+            memcpy(p.color, params->color, sizeof p.color);
         if (g->skin) {
             memcpy(p.model, identity, sizeof p.model); /* skinned vertices are in scene space */
             if (joint_matrices(s, g) &&
@@ -531,56 +507,69 @@ void mk_preview_draw(mk_preview *s, mk_gl_renderer *r, const mk_gl_draw_params *
     }
 }
 
-static void grow(float lo[3], float hi[3], const float *p, const float *m)
+typedef void (*point_fn)(void *ctx, const float world[3]);
+
+static void visit(const float *p, const float *m, point_fn fn, void *ctx)
 {
     float w[3];
     for (int c = 0; c < 3; c++)
         w[c] = m ? m[c] * p[0] + m[4 + c] * p[1] + m[8 + c] * p[2] + m[12 + c] : p[c];
-    for (int c = 0; c < 3; c++) {
-        if (w[c] < lo[c])
-            lo[c] = w[c];
-        if (w[c] > hi[c])
-            hi[c] = w[c];
-    }
+    fn(ctx, w);
 }
 
-void mk_preview_bounds(const mk_preview *s, float center[3], float *radius)
+/* Every vertex position the current animation reaches, in world space: a
+ * unit's frames, or a glTF file evaluated at 25 times across its length. */
+static void each_point(const mk_preview *s, point_fn fn, void *ctx)
 {
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     if (s->unit) {
         const mk_clip *c = &s->clips->clips[s->anim];
         const mk_frame_set *fs = s->unit->frames;
         for (uint32_t f = 0; f < c->frame_count; f++) {
             const float *p = mk_frame_set_positions(fs, c->frames[f]);
             for (uint32_t v = 0; v < fs->vertex_count; v++)
-                grow(lo, hi, p + 3 * v, NULL);
+                visit(p + 3 * v, NULL, fn, ctx);
         }
-    } else {
-        /* Evaluate on the CPU at 24 times across the animation. */
-        mk_preview *m = (mk_preview *)s; /* seek changes only the time, restored below */
-        int64_t saved = s->time_us, len = mk_preview_length_us(s);
-        for (int k = 0; k <= 24; k++) {
-            mk_preview_seek(m, len * k / 24);
-            for (uint32_t d = 0; d < s->draw_count; d++) {
-                const mk_morph_set *set = s->draws[d].set;
-                if (s->draws[d].skin) {
-                    skin_cpu(s, &s->draws[d], s->weights + s->weight_offset[d]);
-                    for (uint32_t v = 0; v < set->vertex_count; v++)
-                        grow(lo, hi, s->draws[d].cpu_pos + 3 * v, NULL);
-                    continue;
-                }
-                float *pos = malloc((size_t)set->vertex_count * 3 * sizeof(float));
-                if (!pos)
-                    continue;
-                mk_morph_evaluate(set, s->weights + s->weight_offset[d], pos, NULL, NULL,
-                                  set->vertex_count, NULL);
-                for (uint32_t v = 0; v < set->vertex_count; v++)
-                    grow(lo, hi, pos + 3 * v, s->draws[d].world);
-                free(pos);
-            }
-        }
-        mk_preview_seek(m, saved);
+        return;
     }
+    mk_preview *m = (mk_preview *)s; /* seek changes only the time, restored below */
+    int64_t saved = s->time_us, len = mk_preview_length_us(s);
+    for (int k = 0; k <= 24; k++) {
+        mk_preview_seek(m, len * k / 24);
+        for (uint32_t d = 0; d < s->draw_count; d++) {
+            const mk_morph_set *set = s->draws[d].set;
+            if (s->draws[d].skin) { /* skinned vertices are in scene space */
+                skin_cpu(s, &s->draws[d], s->weights + s->weight_offset[d]);
+                for (uint32_t v = 0; v < set->vertex_count; v++)
+                    visit(s->draws[d].cpu_pos + 3 * v, NULL, fn, ctx);
+                continue;
+            }
+            float *pos = malloc((size_t)set->vertex_count * 3 * sizeof(float));
+            if (!pos)
+                continue;
+            mk_morph_evaluate(set, s->weights + s->weight_offset[d], pos, NULL, NULL,
+                              set->vertex_count, NULL);
+            for (uint32_t v = 0; v < set->vertex_count; v++)
+                visit(pos + 3 * v, s->draws[d].world, fn, ctx);
+            free(pos);
+        }
+    }
+    mk_preview_seek(m, saved);
+}
+
+static void grow_box(void *ctx, const float w[3])
+{
+    float *lo = ctx, *hi = lo + 3;
+    for (int c = 0; c < 3; c++) {
+        lo[c] = w[c] < lo[c] ? w[c] : lo[c];
+        hi[c] = w[c] > hi[c] ? w[c] : hi[c];
+    }
+}
+
+void mk_preview_bounds(const mk_preview *s, float center[3], float *radius)
+{
+    float box[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    each_point(s, grow_box, box);
+    const float *lo = box, *hi = box + 3;
     float r2 = 0;
     for (int c = 0; c < 3; c++) {
         center[c] = 0.5f * (lo[c] + hi[c]);
@@ -589,26 +578,101 @@ void mk_preview_bounds(const mk_preview *s, float center[3], float *radius)
     *radius = sqrtf(r2) > 1e-6f ? sqrtf(r2) : 1.0f;
 }
 
+void mk_preview_box(const mk_preview *s, float lo[3], float hi[3])
+{
+    float box[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    each_point(s, grow_box, box);
+    memcpy(lo, box, 3 * sizeof *lo);
+    memcpy(hi, box + 3, 3 * sizeof *hi);
+}
+
+typedef struct extent_ctx {
+    const float *vp;
+    float ext[4]; /* x min, x max, y min, y max in NDC */
+} extent_ctx;
+
+static void grow_extent(void *ctx, const float w[3])
+{
+    extent_ctx *e = ctx;
+    const float *m = e->vp;
+    float x = m[0] * w[0] + m[4] * w[1] + m[8] * w[2] + m[12];
+    float y = m[1] * w[0] + m[5] * w[1] + m[9] * w[2] + m[13];
+    float q = m[3] * w[0] + m[7] * w[1] + m[11] * w[2] + m[15];
+    if (!(q > 1e-6f))
+        return; /* behind the camera: the orbit camera keeps everything in front */
+    x /= q, y /= q;
+    e->ext[0] = fminf(e->ext[0], x), e->ext[1] = fmaxf(e->ext[1], x);
+    e->ext[2] = fminf(e->ext[2], y), e->ext[3] = fmaxf(e->ext[3], y);
+}
+
+void mk_preview_frame_tightly(const mk_preview *s, float view_projection[16], float fill)
+{
+    extent_ctx e = {view_projection, {INFINITY, -INFINITY, INFINITY, -INFINITY}};
+    each_point(s, grow_extent, &e);
+    float wx = e.ext[1] - e.ext[0], wy = e.ext[3] - e.ext[2];
+    if (!(wx > 1e-6f) && !(wy > 1e-6f))
+        return;
+    /* scale about the extent's centre so its larger side spans `fill` of the
+     * view: x' = k (x - cx) in NDC, i.e. clip x' = k x - k cx w */
+    float k = 2.0f * fill / fmaxf(wx, wy);
+    float cx = 0.5f * (e.ext[0] + e.ext[1]), cy = 0.5f * (e.ext[2] + e.ext[3]);
+    for (int col = 0; col < 4; col++) {
+        float *c = view_projection + 4 * col;
+        float w = c[3];
+        c[0] = k * c[0] - k * cx * w;
+        c[1] = k * c[1] - k * cy * w;
+    }
+}
+
 static uint32_t frame_number(const mk_preview *s, uint32_t clip, uint32_t frame)
 {
     /* Clips of a unit follow its animations one to one (unit.h). */
     return s->unit->files->animations[clip].first_number + frame;
 }
 
+/* " cut" for a NoBlend frame and " !name" for each event of the frame: what
+ * the timeline says about it, on sheets, GIFs and the view's title. */
+static void frame_marks(const mk_preview *s, uint32_t clip, uint32_t frame, char *buf,
+                        size_t size)
+{
+    const mk_clip *c = &s->clips->clips[clip];
+    int at = 0;
+    buf[0] = '\0';
+    if (c->frame_flags[frame] & MK_CLIP_FRAME_NO_BLEND)
+        at = snprintf(buf, size, " cut");
+    for (uint32_t e = c->event_first[frame]; e < c->event_first[frame + 1]; e++)
+        if (at >= 0 && (size_t)at < size)
+            at += snprintf(buf + at, size - (size_t)at, " !%s", c->events[e].name);
+}
+
 void mk_preview_label(const mk_preview *s, char *buf, size_t size)
 {
     if (!s->unit) {
-        snprintf(buf, size, "%s %.2fs", mk_preview_anim_name(s, s->anim),
-                 (double)s->time_us / 1e6);
+        /* the time and the first drawn mesh's weights (at most 4) */
+        int at = snprintf(buf, size, "%s %.2fs", s->track_clip ? mk_preview_anim_name(s, s->anim)
+                                                                : "static",
+                          (double)s->time_us / 1e6);
+        uint32_t count = s->draw_count ? s->draws[0].set->target_count : 0;
+        for (uint32_t t = 0; t < count && t < 4 && at > 0 && (size_t)at < size; t++)
+        {
+            float w = s->weights[s->weight_offset[0] + t];
+            at += snprintf(buf + at, size - (size_t)at, "%s%.2f", t ? "/" : " w",
+                           fabsf(w) < 0.005f ? 0.0 : (double)w); /* no "-0.00" */
+        }
+        if (count > 4 && at > 0 && (size_t)at < size)
+            snprintf(buf + at, size - (size_t)at, "/..");
         return;
     }
     mk_player_state st;
     mk_player_get_state(&s->player, &st);
     /* Across a Next switch the successor is named: "Attack 5>Idle 1 w0.50". */
     bool other = st.next_clip != st.clip;
-    snprintf(buf, size, "%s %u>%s%s%u w%.2f", s->clips->clips[st.clip].name,
-             frame_number(s, st.clip, st.frame), other ? s->clips->clips[st.next_clip].name : "",
-             other ? " " : "", frame_number(s, st.next_clip, st.next_frame), (double)st.weight);
+    int at = snprintf(buf, size, "%s %u>%s%s%u w%.2f", s->clips->clips[st.clip].name,
+                      frame_number(s, st.clip, st.frame),
+                      other ? s->clips->clips[st.next_clip].name : "", other ? " " : "",
+                      frame_number(s, st.next_clip, st.next_frame), (double)st.weight);
+    if (at > 0 && (size_t)at < size)
+        frame_marks(s, st.clip, st.frame, buf + at, size - (size_t)at);
 }
 
 void mk_preview_state_text(const mk_preview *s, char *buf, size_t size)
@@ -620,11 +684,13 @@ void mk_preview_state_text(const mk_preview *s, char *buf, size_t size)
     }
     mk_player_state st;
     mk_player_get_state(&s->player, &st);
-    snprintf(buf, size, "animation %s  frame %u  next %s%s%u  weight %.2f",
-             s->clips->clips[st.clip].name, frame_number(s, st.clip, st.frame),
-             st.next_clip != st.clip ? s->clips->clips[st.next_clip].name : "",
-             st.next_clip != st.clip ? " " : "", frame_number(s, st.next_clip, st.next_frame),
-             (double)st.weight);
+    int at = snprintf(buf, size, "animation %s  frame %u  next %s%s%u  weight %.2f",
+                      s->clips->clips[st.clip].name, frame_number(s, st.clip, st.frame),
+                      st.next_clip != st.clip ? s->clips->clips[st.next_clip].name : "",
+                      st.next_clip != st.clip ? " " : "",
+                      frame_number(s, st.next_clip, st.next_frame), (double)st.weight);
+    if (at > 0 && (size_t)at < size)
+        frame_marks(s, st.clip, st.frame, buf + at, size - (size_t)at);
 }
 
 uint32_t mk_preview_sheet_times(const mk_preview *s, int64_t *times, uint32_t max)
@@ -643,8 +709,99 @@ uint32_t mk_preview_sheet_times(const mk_preview *s, int64_t *times, uint32_t ma
         }
         return n;
     }
+    if (!s->track_clip) { /* nothing moves: one picture, not 12 equal ones */
+        times[0] = 0;
+        return max ? 1 : 0;
+    }
     int64_t len = mk_preview_length_us(s);
     for (; n < 12 && n < max; n++)
         times[n] = len * n / 11;
     return n;
+}
+
+const char *mk_preview_problem(const mk_preview *scene)
+{
+    return scene->problem;
+}
+
+/* Prints every item of rep (errors and warnings) and keeps the first in
+ * problem; returns the count. */
+static uint32_t report_problems(const mk_report *rep, char *problem, size_t size)
+{
+    problem[0] = '\0';
+    for (uint32_t i = 0; i < mk_report_count(rep); i++) {
+        const mk_diagnostic *d = mk_report_item(rep, i);
+        mk_error e;
+        mk_error_set(&e, MK_ERR_PARSE, d->file, d->line, "%s%s",
+                     d->severity == MK_SEVERITY_WARNING ? "warning: " : "", d->message);
+        mk_cli_print_error(&e);
+        if (i == 0)
+            mk_error_format(&e, problem, size);
+    }
+    return mk_report_count(rep);
+}
+
+int mk_preview_reload(const mk_preview *old, const char *path, const mk_preview_options *o,
+                      mk_preview **out, char *problem, size_t problem_size)
+{
+    *out = NULL;
+    problem[0] = '\0';
+    mk_preview *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(problem, problem_size, "out of memory");
+        return -1;
+    }
+    mk_preview_options keep = *o;
+    if (old->unit) {
+        mk_unit_options uo = {0};
+        uo.skip_heuristics = true;
+        uo.lenient_config = true;
+        mk_report *rep = NULL;
+        mk_error err;
+        bool changed = false;
+        mk_status st = mk_report_create(NULL, &rep, &err);
+        if (st == MK_OK)
+            st = mk_unit_reload(old->unit, &uo, NULL, &s->unit, &changed, rep, &err);
+        if (report_problems(rep, problem, problem_size) == 0 && st != MK_OK)
+            mk_error_format(&err, problem, problem_size);
+        mk_report_destroy(rep);
+        if (st != MK_OK || !changed) {
+            free(s);
+            return st != MK_OK ? -1 : 0;
+        }
+        snprintf(s->problem, sizeof s->problem, "%s", problem);
+        /* the animation shown goes on, unless it is gone (renamed) */
+        if (keep.anim && mk_clip_set_find(s->unit->clips, keep.anim) == MK_NONE)
+            keep.anim = NULL;
+        if (setup_unit(s, &keep) != MK_EXIT_OK) {
+            mk_preview_destroy(s);
+            snprintf(problem, problem_size, "%s: could not set up the reloaded unit", path);
+            return -1;
+        }
+    } else {
+        mk_error err;
+        mk_gltf *probe = NULL;
+        /* load once to get the error text; load_gltf prints its own */
+        if (mk_gltf_load(path, NULL, NULL, &probe, &err) != MK_OK) {
+            mk_cli_print_error(&err);
+            mk_error_format(&err, problem, problem_size);
+            free(s);
+            return -1;
+        }
+        mk_gltf_destroy(probe);
+        int rc = load_gltf(s, path, &keep);
+        if (rc != MK_EXIT_OK && keep.anim) { /* the animation is gone: the default */
+            mk_preview_destroy(s);
+            keep.anim = NULL;
+            s = calloc(1, sizeof *s);
+            rc = s ? load_gltf(s, path, &keep) : MK_EXIT_INVALID;
+        }
+        if (rc != MK_EXIT_OK) {
+            mk_preview_destroy(s);
+            snprintf(problem, problem_size, "%s: could not be reloaded", path);
+            return -1;
+        }
+    }
+    *out = s;
+    return 1;
 }

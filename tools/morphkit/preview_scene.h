@@ -39,6 +39,13 @@ int64_t mk_preview_length_us(const mk_preview *scene);
 /* Bounding sphere of the whole current animation (every frame / sampled time). */
 void mk_preview_bounds(const mk_preview *scene, float center[3], float *radius);
 
+/* Bounding box of the whole current animation (world space). */
+void mk_preview_box(const mk_preview *scene, float lo[3], float hi[3]);
+/* Adjusts a view-projection (column-major) so that everything the current
+ * animation reaches is centred on screen and its larger side spans `fill`
+ * (0..1) of the view: contact sheets frame the model tightly. */
+void mk_preview_frame_tightly(const mk_preview *scene, float view_projection[16], float fill);
+
 /* Sets the time since the animation started (replayed from 0, exact). */
 void mk_preview_seek(mk_preview *scene, int64_t time_us);
 int64_t mk_preview_time(const mk_preview *scene);
@@ -54,5 +61,16 @@ void mk_preview_state_text(const mk_preview *scene, char *buf, size_t size);
  * run, glTF: 12 evenly spaced) for a contact sheet; returns the count
  * written (at most max). */
 uint32_t mk_preview_sheet_times(const mk_preview *scene, int64_t *times, uint32_t max);
+/* The first problem met while loading that did not stop it (an ignored
+ * animation.cfg line: "file:line: warning: ..."), or "". */
+const char *mk_preview_problem(const mk_preview *scene);
+/* Live reload (view --watch): loads what old shows again from path (a unit
+ * through mk_unit_reload, a glTF file whole), keeping o's animation when it
+ * still exists. Returns 1 and *out (a new scene to upload and swap in) when
+ * it changed, 0 when it loads the same, -1 when it does not load: *out is
+ * NULL and old stays as it is. problem receives the first error or warning
+ * (every one is printed to stderr), or "". */
+int mk_preview_reload(const mk_preview *old, const char *path, const mk_preview_options *o,
+                      mk_preview **out, char *problem, size_t problem_size);
 
 #endif

@@ -40,7 +40,10 @@ typedef struct gltf_sampler {
 static void print_floats(const float *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        printf("%s%.9g", i ? ", " : "", (double)v[i]);
+    {
+        printf("%s", i ? ", " : "");
+        mk_cli_json_number(stdout, (double)v[i], true);
+    }
 }
 
 static void print_name(const char *s)
@@ -296,15 +299,16 @@ static void print_json_entry(const gltf_sampler *s, const gltf_entry *e, bool fi
 static void print_animation_json(const gltf_sampler *s)
 {
     if (s->anim == MK_NONE) {
-        printf("null");
+        printf("null, \"animation_index\": null");
         return;
     }
+    /* an unnamed animation is null; the index always says which one */
     const char *name = s->g->animations[s->anim].name;
-    if (name) {
+    if (name)
         mk_cli_json_string(stdout, name);
-    } else {
-        printf("\"%u\"", s->anim);
-    }
+    else
+        printf("null");
+    printf(", \"animation_index\": %u", s->anim);
 }
 
 static void run(gltf_sampler *s, const mk_sample_args *a)

@@ -10,28 +10,59 @@ typedef struct unit_sampler {
     uint32_t then_order[MK_SAMPLE_MAX]; /* --then requests sorted by time, stable */
 } unit_sampler;
 
-/* The state at exactly t: play the start clip, apply the requests made at or
- * before t in time order, advance to t. */
-static void replay(const unit_sampler *s, const mk_sample_args *a, int64_t t, mk_player *p)
+/* Events of one sample: those fired in (since, t]; since < 0 also takes the
+ * ones fired at time 0 (the first frame's, when the start clip plays). */
+#define MK_SAMPLE_EVENTS 64
+typedef struct sample_events {
+    mk_player_event items[MK_SAMPLE_EVENTS];
+    mk_event_buffer buffer;
+} sample_events;
+
+/* Advances from *now to target, reporting only what happens after since. */
+static void advance_to(mk_player *p, int64_t *now, int64_t target, int64_t since,
+                       const mk_event_sink *sink)
 {
+    if (*now < since && since < target) {
+        mk_player_advance(p, since - *now, NULL);
+        *now = since;
+    }
+    mk_player_advance(p, target - *now, *now >= since ? sink : NULL);
+    *now = target;
+}
+
+/* The state at exactly t: play the start clip, apply the requests made at or
+ * before t in time order, advance to t; events fired after `since` go to ev
+ * (may be NULL). */
+static void replay(const unit_sampler *s, const mk_sample_args *a, int64_t t, int64_t since,
+                   mk_player *p, sample_events *ev)
+{
+    mk_event_sink sink = {mk_event_buffer_push, NULL};
+    const mk_event_sink *use = NULL;
+    if (ev) {
+        ev->buffer = (mk_event_buffer){ev->items, MK_SAMPLE_EVENTS, 0, 0};
+        sink.user = &ev->buffer;
+        use = &sink;
+    }
     mk_player_init(p, s->unit->clips);
-    mk_player_play(p, s->start_clip, NULL);
+    mk_player_play(p, s->start_clip, since < 0 ? use : NULL);
     int64_t now = 0;
     for (uint32_t k = 0; k < a->then_count; k++) {
         uint32_t r = s->then_order[k];
         if (a->then_us[r] > t)
             break;
-        mk_player_advance(p, a->then_us[r] - now, NULL);
-        now = a->then_us[r];
-        mk_player_play(p, s->then_clip[r], NULL);
+        advance_to(p, &now, a->then_us[r], since, use);
+        mk_player_play(p, s->then_clip[r], now > since ? use : NULL);
     }
-    mk_player_advance(p, t - now, NULL);
+    advance_to(p, &now, t, since, use);
 }
 
 static void print_floats(const float *v, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        printf("%s%.9g", i ? ", " : "", (double)v[i]);
+    {
+        printf("%s", i ? ", " : "");
+        mk_cli_json_number(stdout, (double)v[i], true);
+    }
 }
 
 static uint32_t frame_number(const mk_unit *u, uint32_t clip, uint32_t frame)
@@ -52,7 +83,8 @@ static void frame_label(const mk_unit *u, uint32_t set_index, char *buf, size_t 
 }
 
 static void print_json_sample(const unit_sampler *s, const mk_sample_args *a, uint32_t i,
-                              const mk_player_state *st, const mk_pose *pose, float *render_pos,
+                              const mk_player_state *st, const mk_pose *pose,
+                              const sample_events *ev, float *render_pos,
                               float *render_nrm, float *out)
 {
     const mk_unit *u = s->unit;
@@ -66,7 +98,21 @@ static void print_json_sample(const unit_sampler *s, const mk_sample_args *a, ui
         mk_cli_json_string(stdout, clips->clips[st->next_clip].name);
         printf(", ");
     }
-    printf("\"weight\": %.9g,\n   \"meshes\": [{\"name\": ", (double)st->weight);
+    printf("\"weight\": ");
+    mk_cli_json_number(stdout, (double)st->weight, true);
+    printf(", \"events\": [");
+    for (uint32_t e = 0; e < ev->buffer.count; e++) {
+        const mk_player_event *x = &ev->items[e];
+        printf("%s{\"name\": ", e ? ", " : "");
+        mk_cli_json_string(stdout, x->name);
+        printf(", \"animation\": ");
+        mk_cli_json_string(stdout, clips->clips[x->clip].name);
+        printf(", \"frame\": %u}", frame_number(u, x->clip, x->frame));
+    }
+    printf("]");
+    if (ev->buffer.lost)
+        printf(", \"events_lost\": %u", ev->buffer.lost);
+    printf(",\n   \"meshes\": [{\"name\": ");
     mk_cli_json_string(stdout, u->name);
     printf(", \"frames\": [");
     for (uint32_t k = 0; k < pose->count; k++) {
@@ -107,24 +153,34 @@ static int run(unit_sampler *s, const mk_sample_args *a)
     if (a->json)
         printf("{\"version\": %d, \"samples\": [", MK_CLI_JSON_VERSION);
     else
-        printf("%-12s %-16s %6s %6s %9s\n", "time", "animation", "frame", "next", "weight");
+        printf("%-12s %-16s %6s %6s %9s  %s\n", "time", "animation", "frame", "next", "weight",
+               "events since the previous sample");
     for (uint32_t i = 0; i < a->time_count; i++) {
         mk_player p;
         mk_player_state st;
         mk_pose pose;
-        replay(s, a, a->times_us[i], &p);
+        sample_events ev;
+        replay(s, a, a->times_us[i], i ? a->times_us[i - 1] : -1, &p, &ev);
         mk_player_get_state(&p, &st);
         mk_player_pose(&p, &pose);
         if (a->json) {
-            print_json_sample(s, a, i, &st, &pose, render_pos, render_nrm, out);
+            print_json_sample(s, a, i, &st, &pose, &ev, render_pos, render_nrm, out);
         } else {
             char next[160];
             snprintf(next, sizeof next, "%u", frame_number(u, st.next_clip, st.next_frame));
             if (st.next_clip != st.clip)
                 snprintf(next, sizeof next, "%s_%u", u->clips->clips[st.next_clip].name,
                          frame_number(u, st.next_clip, st.next_frame));
-            printf("%-12s %-16s %6u %6s %9.6f\n", a->time_text[i], u->clips->clips[st.clip].name,
+            printf("%-12s %-16s %6u %6s %9.6f", a->time_text[i], u->clips->clips[st.clip].name,
                    frame_number(u, st.clip, st.frame), next, (double)st.weight);
+            for (uint32_t e = 0; e < ev.buffer.count; e++) {
+                const mk_player_event *x = &ev.items[e];
+                printf("%s%s@%s_%u", e ? " " : "  ", x->name, u->clips->clips[x->clip].name,
+                       frame_number(u, x->clip, x->frame));
+            }
+            if (ev.buffer.lost)
+                printf(" (+%u more)", ev.buffer.lost);
+            printf("\n");
         }
     }
     if (a->json)
@@ -136,6 +192,11 @@ static int run(unit_sampler *s, const mk_sample_args *a)
 static uint32_t find_clip(const mk_unit *u, const char *name)
 {
     uint32_t id = mk_clip_set_find(u->clips, name);
+    /* a name first, then an index, as everywhere --anim is taken */
+    char *end;
+    unsigned long n = strtoul(name, &end, 10);
+    if (id == MK_NONE && end != name && !*end && n < u->clips->clip_count)
+        id = (uint32_t)n;
     if (id == MK_NONE) {
         fprintf(stderr, "morphkit: %s has no animation '%s'; it has:", u->name, name);
         for (uint32_t i = 0; i < u->clips->clip_count; i++)
@@ -148,12 +209,18 @@ static uint32_t find_clip(const mk_unit *u, const char *name)
 int mk_cli_sample_unit(const mk_sample_args *a)
 {
     mk_unit *unit;
-    mk_error err;
-    mk_unit_options opt = {0};
-    opt.skip_heuristics = true;
-    if (mk_unit_load(a->path, &opt, NULL, &unit, NULL, &err) != MK_OK) {
-        mk_cli_print_error(&err);
+    /* strict: sampled numbers must be the ones a game loading the unit gets */
+    if (mk_cli_load_unit(a->path, false, &unit, NULL, 0) != MK_EXIT_OK)
         return MK_EXIT_INVALID;
+    /* --interpolation: the unit's clips swapped for a forced copy while sampling */
+    mk_clip_set *own_clips = unit->clips, *forced = NULL;
+    if (a->interpolation >= 0) {
+        if (!mk_cli_force_interpolation(unit->clips, (mk_interpolation)a->interpolation,
+                                        &forced)) {
+            mk_unit_destroy(unit);
+            return MK_EXIT_INVALID;
+        }
+        unit->clips = forced;
     }
     unit_sampler s = {unit, 0, {0}, {0}};
     int code = MK_EXIT_OK;
@@ -175,6 +242,8 @@ int mk_cli_sample_unit(const mk_sample_args *a)
     }
     if (code == MK_EXIT_OK)
         code = run(&s, a);
+    unit->clips = own_clips;
+    mk_clip_set_destroy(forced);
     mk_unit_destroy(unit);
     return code;
 }
