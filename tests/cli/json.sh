@@ -33,4 +33,7 @@ expect 0 sample --json "$G" --time 1;               check_json samples
 mkdir -p "$TMP/bad"; cp "$K"/* "$TMP/bad/"; head -c 200 "$K/Walk_3.obj" >"$TMP/bad/Walk_3.obj"
 expect 1 validate --json "$TMP/bad";                check_json units valid
 has "$out" '"check": "file"'
+
+# repair: the unit copied (nothing to repair) and its report
+expect 0 repair --json "$K" --out "$TMP/fixed";     check_json unit frames repaired
 finish

@@ -151,7 +151,7 @@ static void print_text(const char *in, const char *out, const mk_unit_repair *r,
 
 static void print_json(const char *in, const char *out, const mk_unit_repair *r, long copied)
 {
-    printf("{\"unit\": ");
+    printf("{\"version\": %d, \"unit\": ", MK_CLI_JSON_VERSION);
     mk_cli_json_string(stdout, in);
     printf(", \"out\": ");
     if (out)
