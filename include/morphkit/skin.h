@@ -107,8 +107,9 @@ MK_API mk_status mk_skin_joint_matrices(const mk_skin *skin, const float *world,
  * allowed. out_capacity is the vertices each output holds (>= the skin's
  * vertex_count, else MK_ERR_INVALID_ARGUMENT and nothing written).
  * joint_matrices holds matrix_count >= joint_count matrices
- * (mk_skin_joint_matrices). Runs AVX2 + FMA where the CPU has them (cpuid,
- * read once), else SSE2 (x86-64 baseline), else plain C; every variant
+ * (mk_skin_joint_matrices). Runs AVX2 + FMA where the library's kernel
+ * choice (blend.h: made once; the MK_SIMD environment variable may lower it)
+ * is avx2 or above, else SSE2 (x86-64 baseline), else plain C; every variant
  * matches the plain C reference within 1e-6 (relative for positions,
  * absolute for the unit normals and tangents), which the tests check for
  * each variant the machine runs. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "kernels.h"
 #include "morphkit/morph.h"
 #include "morphkit/skin.h"
 
@@ -396,13 +397,17 @@ mk_status mk_skin_apply(const mk_skin *skin, const float *joint_matrices, size_t
                             "skin apply: the output holds %zu vertices, the skin has %u",
                             out_capacity, skin->vertex_count);
 #if defined(__SSE2__)
-    /* cpuid is read once by libgcc; the check itself is a load. */
-    if (mk_skin_have_avx2())
+    /* The library's one kernel choice (made once; MK_SIMD may lower it). */
+    mk_simd_level level = mk_kernels_active()->level;
+    if (level >= MK_SIMD_AVX2 && mk_skin_have_avx2())
         mk_skin_apply_avx2(skin, joint_matrices, in_positions, in_normals, in_tangents,
                            out_positions, out_normals, out_tangents);
-    else
+    else if (level >= MK_SIMD_SSE2)
         mk_skin_apply_sse2(skin, joint_matrices, in_positions, in_normals, in_tangents,
                            out_positions, out_normals, out_tangents);
+    else
+        mk_skin_apply_scalar(skin, joint_matrices, in_positions, in_normals, in_tangents,
+                             out_positions, out_normals, out_tangents);
 #else
     mk_skin_apply_scalar(skin, joint_matrices, in_positions, in_normals, in_tangents,
                          out_positions, out_normals, out_tangents);
