@@ -126,6 +126,10 @@ python3 "$TMP/tex.py" gltf "$TMP/external.gltf" external
 expect 0 preview "$TMP/external.gltf" --out "$TMP/external.png" --size 96x96 --camera 0,0
 hues "$TMP/external.png" 8
 cmp -s "$TMP/embedded.png" "$TMP/external.png" || { echo "FAIL: the embedded and the external texture draw differently"; fails=$((fails + 1)); }
+# a still model (no animations): a GIF of one frame
+expect 0 preview "$TMP/embedded.gltf" --out "$TMP/still.gif" --size 32x32
+frames=$(od -An -tx1 -v "$TMP/still.gif" | tr -d '\n' | tr -s ' ' | grep -o ' 21 f9 04' | wc -l)
+[ "$frames" = "1" ] || { echo "FAIL: a still glTF gives a GIF of $frames frames"; fails=$((fails + 1)); }
 # the external file gone: a warning, the quad in its base colour
 rm "$TMP/checker tex.png"
 expect 0 preview "$TMP/external.gltf" --out "$TMP/gone.png" --size 96x96 --camera 0,0

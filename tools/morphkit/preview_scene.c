@@ -807,6 +807,11 @@ void mk_preview_state_text(const mk_preview *s, char *buf, size_t size)
         frame_marks(s, st.clip, st.frame, buf + at, size - (size_t)at);
 }
 
+bool mk_preview_is_still(const mk_preview *s)
+{
+    return !s->unit && !s->track_clip;
+}
+
 uint32_t mk_preview_sheet_times(const mk_preview *s, int64_t *times, uint32_t max)
 {
     uint32_t n = 0;
