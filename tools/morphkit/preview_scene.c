@@ -848,16 +848,19 @@ const char *mk_preview_problem(const mk_preview *scene)
 static uint32_t report_problems(const mk_report *rep, char *problem, size_t size)
 {
     problem[0] = '\0';
+    uint32_t n = 0;
     for (uint32_t i = 0; i < mk_report_count(rep); i++) {
         const mk_diagnostic *d = mk_report_item(rep, i);
+        if (d->severity == MK_SEVERITY_NOTE)
+            continue; /* naming notes are validate's */
         mk_error e;
         mk_error_set(&e, MK_ERR_PARSE, d->file, d->line, "%s%s",
                      d->severity == MK_SEVERITY_WARNING ? "warning: " : "", d->message);
         mk_cli_print_error(&e);
-        if (i == 0)
+        if (n++ == 0)
             mk_error_format(&e, problem, size);
     }
-    return mk_report_count(rep);
+    return n;
 }
 
 int mk_preview_reload(const mk_preview *old, const char *path, const mk_preview_options *o,
