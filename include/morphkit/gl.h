@@ -156,7 +156,9 @@ typedef struct mk_gl_frames mk_gl_frames;
  * normals. MK_ERR_LIMIT when the set is too large for a buffer texture
  * (GL_MAX_TEXTURE_BUFFER_SIZE floats; the crowd path needs it), or for
  * GLsizeiptr; MK_ERR_IO on a GL error (out of memory); a set without frames
- * or vertices is MK_ERR_INVALID_ARGUMENT. set may be freed afterwards. */
+ * or vertices is MK_ERR_INVALID_ARGUMENT. The set's texcoords (if any) are
+ * uploaded as (u, 1 - v) for params->texture (frame sets hold OBJ's v up).
+ * set may be freed afterwards. */
 MK_API mk_status mk_gl_frames_create(mk_gl_renderer *renderer, const mk_frame_set *set,
                                      mk_gl_frames **out, mk_error *err);
 /* Uploads a quantized frame set as it is stored (no conversion on the CPU):
