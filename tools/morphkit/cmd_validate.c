@@ -1,9 +1,7 @@
 /* morphkit validate PATH... [--json] [--quiet] [--strict]
  * Loads each unit with every check on and prints what it found; .gltf/.glb
  * paths go to validate_gltf.c. */
-#include <dirent.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli.h"
 
