@@ -45,6 +45,50 @@ static void test_mtl(void)
     }
 }
 
+/* The one reader's structs: every material in order, Tr as 1 - d, map_Kd
+ * options parsed and stripped from the file name, a malformed Kd recorded
+ * on its material only. */
+static void test_parse(void)
+{
+    const char text[] = "Kd 9 9 9\n" /* before any newmtl: ignored */
+                        "newmtl skin\n"
+                        "Kd 0.5 0.25 1\n"
+                        "Tr 0.25\n"
+                        "map_Kd -o 0.5 0.25 -s 2 2 1 -clamp on -bm 0.5 tex/skin face.png\n"
+                        "newmtl broken\n"
+                        "Kd 1 x 1\n"
+                        "newmtl plain\n"
+                        "map_Kd checker.png\n";
+    mk_mtl_library *lib = NULL;
+    mk_error err;
+    CHECK(mk_mtl_parse(text, strlen(text), "t.mtl", NULL, &lib, &err) == MK_OK);
+    if (!lib)
+        return;
+    CHECK_EQ_INT(lib->material_count, 3);
+    const mk_mtl_material *m = mk_mtl_library_find(lib, NULL);
+    CHECK(m == &lib->materials[0] && strcmp(m->name, "skin") == 0 && m->line == 2);
+    CHECK(m->has_diffuse && m->diffuse[0] == 0.5f && m->diffuse[1] == 0.25f);
+    CHECK(m->diffuse[2] == 1.0f && m->diffuse[3] == 0.75f);
+    CHECK(strcmp(m->diffuse_map, "tex/skin face.png") == 0 && m->diffuse_map_line == 5);
+    CHECK(m->map_offset[0] == 0.5f && m->map_offset[1] == 0.25f && m->map_offset[2] == 0.0f);
+    CHECK(m->map_scale[0] == 2.0f && m->map_scale[1] == 2.0f && m->map_scale[2] == 1.0f);
+    CHECK(m->error_line == 0);
+    m = mk_mtl_library_find(lib, "broken");
+    CHECK(m && !m->has_diffuse && m->error_line == 7 && m->diffuse[1] == 1.0f);
+    m = mk_mtl_library_find(lib, "plain");
+    CHECK(m && !m->has_diffuse && strcmp(m->diffuse_map, "checker.png") == 0);
+    CHECK(mk_mtl_library_find(lib, "gold") == NULL);
+    mk_mtl_library_destroy(lib);
+    /* the strict answer for the material that is asked for only */
+    float c[4];
+    CHECK(mk_mtl_diffuse(text, strlen(text), "t.mtl", "skin", c, &err) == MK_OK);
+    CHECK(mk_mtl_diffuse(text, strlen(text), "t.mtl", "broken", c, &err) == MK_ERR_PARSE);
+    CHECK_EQ_INT(err.line, 7);
+    CHECK(mk_mtl_parse(NULL, 1, "x", NULL, &lib, &err) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_mtl_parse("", 0, "x", NULL, &lib, &err) == MK_OK && lib->material_count == 0);
+    mk_mtl_library_destroy(lib);
+}
+
 static void test_unit(void)
 {
     const char *dir = mk_fx_dir("material_unit");
@@ -73,4 +117,4 @@ static void test_unit(void)
     mk_unit_destroy(u);
 }
 
-MK_TEST_MAIN(MK_TEST(test_mtl), MK_TEST(test_unit))
+MK_TEST_MAIN(MK_TEST(test_mtl), MK_TEST(test_parse), MK_TEST(test_unit))

@@ -9,6 +9,9 @@
  * mk_gl_context makes a headless context (EGL, no window); a windowed program
  * makes its own context (GLFW, SDL) and then creates the renderer in it.
  *
+ * Textures: mk_gl_texture (an RGBA8 image) in mk_gl_draw_params.texture
+ * multiplies the base colour on the pair and target paths.
+ *
  * Paths:
  *  - pair path (mk_gl_frames + mk_gl_draw_pose): a unit's frames are uploaded
  *    once into one vertex buffer; a pose's 1, 2 or 4 frames are bound as
@@ -109,6 +112,8 @@ MK_API mk_status mk_gl_renderer_create(const mk_allocator *allocator, mk_gl_rend
                                        mk_error *err);
 MK_API void mk_gl_renderer_destroy(mk_gl_renderer *renderer);
 
+typedef struct mk_gl_texture mk_gl_texture;
+
 /* What every draw takes. Zero means default for each field; a NULL params
  * pointer means all defaults. */
 typedef struct mk_gl_draw_params {
@@ -118,7 +123,28 @@ typedef struct mk_gl_draw_params {
     float light_direction[3];  /* towards the light, world space; zero: (0.35, 0.8, 0.5) */
     float color[4];            /* base colour, linear RGBA; all zero: (0.78, 0.74, 0.68, 1) */
     float ambient;             /* <= 0: 0.25 */
+    /* Base colour texture (NULL: none): the colour above is multiplied by
+     * the texture at each vertex's texture coordinates. Used by the pair
+     * path when the frame set has texcoords and by the target paths after
+     * mk_gl_morph_set_texcoords; the crowd, compute and mesh paths ignore it. */
+    const mk_gl_texture *texture;
 } mk_gl_draw_params;
+
+/* ---- textures ---------------------------------------------------------------- */
+
+/* Uploads an RGBA8 image (width * height * 4 bytes, top row first,
+ * sRGB-encoded colour as PNG files and glTF's baseColorTexture hold it;
+ * the shader decodes it to linear before multiplying) as a 2D texture with
+ * mipmaps, linear filtering and repeat wrapping. Texture coordinate (0, 0)
+ * is the image's top-left pixel, as in glTF; the pair path flips the frame
+ * set's OBJ texcoords (v up) itself. pixels may be freed afterwards.
+ * allocator (NULL: malloc) serves the handle. MK_ERR_INVALID_ARGUMENT for
+ * a NULL renderer, pixels or out, or a side of 0; MK_ERR_LIMIT for a side
+ * above GL_MAX_TEXTURE_SIZE; MK_ERR_IO on a GL error. */
+MK_API mk_status mk_gl_texture_create(mk_gl_renderer *renderer, uint32_t width, uint32_t height,
+                                      const uint8_t *pixels, const mk_allocator *allocator,
+                                      mk_gl_texture **out, mk_error *err);
+MK_API void mk_gl_texture_destroy(mk_gl_texture *texture);
 
 /* ---- pair path: a unit's frames, uploaded once ----------------------------- */
 
@@ -130,7 +156,9 @@ typedef struct mk_gl_frames mk_gl_frames;
  * normals. MK_ERR_LIMIT when the set is too large for a buffer texture
  * (GL_MAX_TEXTURE_BUFFER_SIZE floats; the crowd path needs it), or for
  * GLsizeiptr; MK_ERR_IO on a GL error (out of memory); a set without frames
- * or vertices is MK_ERR_INVALID_ARGUMENT. set may be freed afterwards. */
+ * or vertices is MK_ERR_INVALID_ARGUMENT. The set's texcoords (if any) are
+ * uploaded as (u, 1 - v) for params->texture (frame sets hold OBJ's v up).
+ * set may be freed afterwards. */
 MK_API mk_status mk_gl_frames_create(mk_gl_renderer *renderer, const mk_frame_set *set,
                                      mk_gl_frames **out, mk_error *err);
 /* Uploads a quantized frame set as it is stored (no conversion on the CPU):
@@ -202,6 +230,13 @@ MK_API mk_status mk_gl_morph_create(mk_gl_renderer *renderer, const mk_morph_set
                                     const uint32_t *indices, uint32_t index_count,
                                     mk_gl_morph **out, mk_error *err);
 MK_API void mk_gl_morph_destroy(mk_gl_morph *morph);
+
+/* Gives the morph texture coordinates (the set's vertex_count float2, glTF
+ * TEXCOORD_0 as stored: (0, 0) the image's top-left), so draws with a
+ * params->texture show it; a second call replaces them. Not morphed.
+ * MK_ERR_INVALID_ARGUMENT for NULL or a value that is not finite. */
+MK_API mk_status mk_gl_morph_set_texcoords(mk_gl_morph *morph, const float *texcoords,
+                                           mk_error *err);
 
 /* Draws with one weight per target (target_count floats; NULL: the set's
  * default weights). Targets with weight 0 are not sent to the shader.

@@ -44,8 +44,9 @@
  * Primitive modes other than TRIANGLES are loaded and recorded (`mode`):
  * morph evaluation is per vertex and works for any mode; code that needs
  * triangles checks `mode` itself. Of materials only the base colour is
- * read (mk_gltf_material); images, textures and cameras are not read
- * (their bufferViews are still checked).
+ * read (mk_gltf_material), with its texture's image (mk_gltf_image_read
+ * gives the encoded bytes); samplers and cameras are not read (their
+ * bufferViews are still checked).
  *
  * Memory: the file is read once into one block. GLB binary chunks are used
  * in place, external .bin files are read once each, data: URIs are decoded
@@ -252,9 +253,29 @@ typedef struct mk_gltf_animation {
 typedef struct mk_gltf_material {
     char *name; /* or NULL */
     float base_color_factor[4]; /* linear RGBA; default 1, 1, 1, 1 */
-    uint32_t base_color_texture; /* textures[] index as written, or MK_NONE
-                                    (images and textures are not read) */
+    uint32_t base_color_texture; /* textures[] index as written, or MK_NONE (not
+                                    checked against texture_count: look it up
+                                    only when < texture_count) */
+    uint32_t base_color_texcoord; /* baseColorTexture.texCoord: TEXCOORD_<n> (0) */
 } mk_gltf_material;
+
+/* A texture: only its image is read (samplers are not; a viewer repeats). */
+typedef struct mk_gltf_texture {
+    uint32_t source; /* images[] index, or MK_NONE */
+} mk_gltf_texture;
+
+/* An image (glTF 2.0 section 5.18): in a buffer view, a data: URI, or a
+ * file beside the asset. mk_gltf_image_read gives its bytes. */
+typedef struct mk_gltf_image {
+    char *name;        /* or NULL */
+    char *uri;         /* as written, or NULL */
+    char *mime_type;   /* as written ("image/png", "image/jpeg"), or NULL */
+    uint32_t buffer_view; /* or MK_NONE */
+    char *file;        /* an external uri percent-decoded, checked to stay in the
+                          asset's folder and joined to it; NULL otherwise (also
+                          for a uri that fails the check, or a document
+                          parsed without a folder) */
+} mk_gltf_image;
 
 typedef struct mk_gltf {
     uint32_t buffer_count, buffer_view_count, accessor_count, mesh_count, node_count, scene_count,
@@ -270,6 +291,10 @@ typedef struct mk_gltf {
     mk_gltf_skin *skins;
     uint32_t material_count;
     mk_gltf_material *materials;
+    uint32_t texture_count;
+    mk_gltf_texture *textures;
+    uint32_t image_count;
+    mk_gltf_image *images;
     uint32_t scene; /* default scene or NONE */
     bool is_glb;
     bool uses_quantization; /* KHR_mesh_quantization in extensionsUsed */
@@ -294,6 +319,19 @@ MK_API mk_status mk_gltf_parse(const void *data, size_t size, const char *base_d
                                const mk_allocator *allocator, mk_gltf **out, mk_error *err);
 
 MK_API void mk_gltf_destroy(mk_gltf *gltf);
+
+/* The encoded bytes of image `image` (PNG, JPEG, ... as stored; not
+ * decoded): a buffer view's bytes or a data: URI's are copied, an external
+ * file is read through files (NULL: the disk). *data is a block of *size
+ * bytes from allocator (NULL: malloc; free with mk_free(allocator, *data,
+ * *size)). MK_ERR_INVALID_ARGUMENT for a NULL gltf or output, or image >=
+ * image_count; MK_ERR_UNSUPPORTED for a uri that is neither data: nor a
+ * file in the asset's folder (the message says which); MK_ERR_PARSE for
+ * bad base64 or no bytes; file errors as mk_file_read gives them. */
+MK_API mk_status mk_gltf_image_read(const mk_gltf *gltf, uint32_t image,
+                                    const mk_file_callbacks *files,
+                                    const mk_allocator *allocator, void **data, size_t *size,
+                                    mk_error *err);
 
 /* Components per element of a type (1, 2, 3, 4, 4, 9, 16). */
 MK_API uint32_t mk_gltf_type_components(mk_gltf_type type);

@@ -80,7 +80,15 @@ extern "C" {
 
 /* ---- diagnostics ------------------------------------------------------- */
 
-typedef enum mk_severity { MK_SEVERITY_WARNING, MK_SEVERITY_ERROR, MK_SEVERITY_COUNT } mk_severity;
+/* A note is neither: something a person probably did not mean, that
+ * changes nothing in what is loaded (mk_report_error_count and
+ * mk_report_warning_count do not count notes). */
+typedef enum mk_severity {
+    MK_SEVERITY_WARNING,
+    MK_SEVERITY_ERROR,
+    MK_SEVERITY_NOTE,
+    MK_SEVERITY_COUNT
+} mk_severity;
 
 /* Which rule a diagnostic comes from; stable ids for tools and tests. */
 typedef enum mk_check {
@@ -94,6 +102,8 @@ typedef enum mk_check {
     MK_CHECK_UV_CHANGE,     /* texture coordinates change (warning) */
     MK_CHECK_JUMP,          /* bounding box or centroid jumps (warning) */
     MK_CHECK_CONFIG,        /* animation.cfg problem */
+    MK_CHECK_NAMING,        /* notes: an .obj that is not a frame, animation names
+                               differing only in case (mk_unit_naming_notes) */
     MK_CHECK_COUNT
 } mk_check;
 
@@ -198,6 +208,20 @@ typedef struct mk_unit_files {
 MK_API mk_status mk_unit_discover(const char *dir, const mk_unit_options *options,
                                   const mk_allocator *allocator, mk_unit_files **out,
                                   mk_error *err);
+
+/* Notes (MK_SEVERITY_NOTE, MK_CHECK_NAMING, file = dir, line 0) about what
+ * discovery passes over in silence but a person probably meant as a frame:
+ * every .obj file in dir that is not one of files' frames (`base.obj`,
+ * `walk_2 copy.obj`; files NULL: every .obj file), in byte order of the
+ * name, then every pair of animations whose names differ only in case
+ * (`BEND` beside `bend`: two animations on a case-sensitive disk, one on a
+ * case-insensitive one). mk_unit_load adds them to its report after
+ * discovery (also when the unit then fails to load). Returns the number of
+ * notes added; listing errors add nothing. options may be NULL; allocator
+ * (NULL: malloc) serves the scratch memory. */
+MK_API uint32_t mk_unit_naming_notes(const char *dir, const mk_unit_files *files,
+                                     const mk_unit_options *options,
+                                     const mk_allocator *allocator, mk_report *report);
 MK_API void mk_unit_files_destroy(mk_unit_files *files);
 
 /* True when dir is a folder holding at least one frame file

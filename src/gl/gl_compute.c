@@ -123,7 +123,7 @@ mk_status mk_gl_draw_crowd_compute(mk_gl_renderer *r, const mk_gl_frames *g,
         return s;
     }
     const mk_gl_program *p = &r->programs[MK_GL_PROGRAM_PULLED];
-    mk_gl_apply_params(p, params, !g->has_normals);
+    mk_gl_apply_params(p, params, !g->has_normals, false);
     glUniform1i(p->vertex_count, (GLint)g->vertex_count);
     glBindVertexArray(g->crowd_vao);
     glEnable(GL_DEPTH_TEST);

@@ -98,6 +98,31 @@ mk_status mk_gl_frames_create(mk_gl_renderer *r, const mk_frame_set *set, mk_gl_
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->index_buffer);
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)set->index_count * 4),
                  set->indices, GL_STATIC_DRAW);
+    if (set->texcoords) {
+        /* Frame sets keep OBJ's v (0 at the bottom of the image); textures
+         * are uploaded top row first, so t = 1 - v. */
+        size_t n = (size_t)set->vertex_count * 2;
+        float *uv = mk_alloc(&r->allocator, n * sizeof(float));
+        if (uv) {
+            for (size_t i = 0; i < n; i += 2) {
+                uv[i] = set->texcoords[i];
+                uv[i + 1] = 1.0f - set->texcoords[i + 1];
+            }
+            glGenBuffers(1, &g->texcoord_buffer);
+            glBindBuffer(GL_ARRAY_BUFFER, g->texcoord_buffer);
+            glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(n * sizeof(float)), uv, GL_STATIC_DRAW);
+            glEnableVertexAttribArray(MK_GL_ATTRIB_TEXCOORD);
+            glVertexAttribPointer(MK_GL_ATTRIB_TEXCOORD, 2, GL_FLOAT, GL_FALSE, 0, NULL);
+            glBindBuffer(GL_ARRAY_BUFFER, 0);
+            mk_free(&r->allocator, uv, n * sizeof(float));
+            g->has_texcoords = true;
+        } else {
+            glBindVertexArray(0);
+            mk_gl_frames_destroy(g);
+            return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+        }
+    }
+    glBindVertexArray(0);
 
     setup_crowd_vao(r, g);
 
@@ -194,6 +219,7 @@ void mk_gl_frames_destroy(mk_gl_frames *g)
     glDeleteVertexArrays(1, &g->crowd_vao);
     glDeleteBuffers(1, &g->vertex_buffer);
     glDeleteBuffers(1, &g->index_buffer);
+    glDeleteBuffers(1, &g->texcoord_buffer);
     glDeleteTextures(1, &g->frame_texture);
     glDeleteBuffers(1, &g->normal_buffer);
     glDeleteTextures(1, &g->normal_texture);
@@ -284,7 +310,7 @@ mk_status mk_gl_draw_pose(mk_gl_renderer *r, const mk_gl_frames *g, const mk_pos
     if (s != MK_OK || pose->count == 0)
         return s;
     const mk_gl_program *p = bind_pose(r, g, pose);
-    mk_gl_apply_params(p, params, !g->has_normals);
+    mk_gl_apply_params(p, params, !g->has_normals, g->has_texcoords);
     glEnable(GL_DEPTH_TEST);
     glDrawElements(GL_TRIANGLES, (GLsizei)g->index_count, GL_UNSIGNED_INT, NULL);
     glBindVertexArray(0);
@@ -399,7 +425,7 @@ static mk_status bind_crowd(mk_gl_renderer *r, const mk_gl_frames *g,
     if (s != MK_OK)
         return s;
     const mk_gl_program *p = &r->programs[g->quantized ? MK_GL_PROGRAM_QCROWD : MK_GL_PROGRAM_CROWD];
-    mk_gl_apply_params(p, params, !g->has_normals);
+    mk_gl_apply_params(p, params, !g->has_normals, false);
     glUniform1i(p->vertex_count, (GLint)g->vertex_count);
     if (g->quantized) {
         glUniform1i(p->normal_base, g->has_normals ? 0 : -1);
@@ -575,7 +601,7 @@ mk_status mk_gl_draw_mesh(mk_gl_renderer *r, const mk_gl_mesh *m, const mk_gl_dr
     MK_GL_REQUIRE(r, "renderer", err);
     MK_GL_REQUIRE(m, "mesh", err);
     const mk_gl_program *p = &r->programs[MK_GL_PROGRAM_STANDARD];
-    mk_gl_apply_params(p, params, !m->has_normals);
+    mk_gl_apply_params(p, params, !m->has_normals, false);
     /* The standard shader scales by the pose weight; a mesh is drawn as is. */
     glUniform1f(p->weight, 1.0f);
     glBindVertexArray(m->vao);

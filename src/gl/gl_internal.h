@@ -29,6 +29,7 @@ typedef struct mk_gl_program {
     GLint frames, vertex_count, normal_base; /* crowd */
     GLint joints, influence_joints, influence_weights, influence_count; /* morph_skin */
     GLint qnormals, scale, offset;           /* quantized crowd */
+    GLint texture, textured;                 /* base colour texture (unit 5) */
 } mk_gl_program;
 
 struct mk_gl_renderer {
@@ -56,7 +57,9 @@ struct mk_gl_frames {
     mk_gl_renderer *renderer;
     uint32_t frame_count, vertex_count, index_count;
     bool has_normals;
+    bool has_texcoords;  /* texcoord_buffer feeds attribute 12 of vao */
     GLuint vao;          /* pair/standard/smooth: streams re-pointed per draw */
+    GLuint texcoord_buffer;
     GLuint crowd_vao;    /* instance attributes + the same element buffer */
     GLuint vertex_buffer, index_buffer, frame_texture;
     /* quantized frames (mk_gl_frames_create_quantized): crowd path only;
@@ -78,6 +81,8 @@ struct mk_gl_morph {
     mk_gl_renderer *renderer;
     uint32_t vertex_count, index_count, target_count;
     bool has_normals, has_tangents;
+    bool has_texcoords;               /* mk_gl_morph_set_texcoords: attribute 12 */
+    GLuint texcoord_buffer;
     float *default_weights;           /* target_count copies */
     int32_t *offsets;                 /* target_count * 3 float3-element offsets, -1 absent */
     GLuint vao, base_buffer, index_buffer, delta_buffer, delta_texture;
@@ -89,6 +94,17 @@ struct mk_gl_skin {
     GLuint influence_buffer[2], influence_texture[2]; /* joints (R32I), weights (R32F) */
     GLuint joint_buffer, joint_texture; /* joint matrices (RGBA32F), re-sent per draw */
 };
+
+struct mk_gl_texture {
+    mk_allocator allocator;
+    uint32_t width, height;
+    GLuint id; /* GL_TEXTURE_2D, SRGB8_ALPHA8 with mipmaps */
+};
+
+/* The texture unit of the base colour texture (0..4 hold the paths' data). */
+#define MK_GL_TEXTURE_UNIT_BASE 5
+/* The vertex attribute of texture coordinates in every textured program. */
+#define MK_GL_ATTRIB_TEXCOORD 12
 
 struct mk_gl_target {
     mk_allocator allocator;
@@ -109,9 +125,10 @@ typedef struct mk_gl_gpu_instance {
 mk_status mk_gl_compile_shader(GLenum stage, const char *name, const char *text, GLuint *out,
                                mk_error *err);
 
-/* Sets the uniforms every program shares (camera, light, colour, model). */
+/* Sets the uniforms every program shares (camera, light, colour, model)
+ * and binds params->texture when the drawn object has texcoords. */
 void mk_gl_apply_params(const mk_gl_program *program, const mk_gl_draw_params *params,
-                        bool flat_normals);
+                        bool flat_normals, bool has_texcoords);
 
 /* Grows a GL buffer to at least `bytes` (contents lost); false on GL error. */
 bool mk_gl_buffer_reserve(GLenum target, GLuint buffer, size_t *capacity, size_t bytes,

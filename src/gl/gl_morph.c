@@ -139,6 +139,7 @@ void mk_gl_morph_destroy(mk_gl_morph *m)
     glDeleteBuffers(1, &m->base_buffer);
     glDeleteBuffers(1, &m->index_buffer);
     glDeleteBuffers(1, &m->delta_buffer);
+    glDeleteBuffers(1, &m->texcoord_buffer);
     glDeleteTextures(1, &m->delta_texture);
     mk_free(&r->allocator, m->offsets, (size_t)m->target_count * 3 * sizeof(int32_t));
     mk_free(&r->allocator, m->default_weights, (size_t)m->target_count * sizeof(float));
@@ -225,7 +226,8 @@ mk_status mk_gl_draw_morph(mk_gl_renderer *r, mk_gl_morph *m, const float *weigh
     s = mk_gl_morph_bind(r, m, weights, MK_GL_PROGRAM_MORPH, err);
     if (s != MK_OK)
         return s;
-    mk_gl_apply_params(&r->programs[MK_GL_PROGRAM_MORPH], params, !m->has_normals);
+    mk_gl_apply_params(&r->programs[MK_GL_PROGRAM_MORPH], params, !m->has_normals,
+                       m->has_texcoords);
     glEnable(GL_DEPTH_TEST);
     if (m->index_count)
         glDrawElements(GL_TRIANGLES, (GLsizei)m->index_count, GL_UNSIGNED_INT, NULL);

@@ -106,6 +106,8 @@ static mk_status link_program(const program_source *src, GLuint fragment, mk_gl_
     p->qnormals = glGetUniformLocation(id, "u_qnormals");
     p->scale = glGetUniformLocation(id, "u_scale");
     p->offset = glGetUniformLocation(id, "u_offset");
+    p->texture = glGetUniformLocation(id, "u_texture");
+    p->textured = glGetUniformLocation(id, "u_textured");
     /* Texture units are fixed per program: 0 the data, 1 the active list. */
     glUseProgram(id);
     if (p->deltas >= 0)
@@ -123,6 +125,8 @@ static mk_status link_program(const program_source *src, GLuint fragment, mk_gl_
         glUniform1i(p->influence_weights, 4);
     if (p->qnormals >= 0)
         glUniform1i(p->qnormals, 1);
+    if (p->texture >= 0)
+        glUniform1i(p->texture, MK_GL_TEXTURE_UNIT_BASE);
     glUseProgram(0);
     return MK_OK;
 }
@@ -209,7 +213,8 @@ static bool all_zero(const float *v, int n)
 
 static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
-void mk_gl_apply_params(const mk_gl_program *p, const mk_gl_draw_params *params, bool flat_normals)
+void mk_gl_apply_params(const mk_gl_program *p, const mk_gl_draw_params *params, bool flat_normals,
+                        bool has_texcoords)
 {
     static const mk_gl_draw_params none;
     if (!params)
@@ -231,6 +236,14 @@ void mk_gl_apply_params(const mk_gl_program *p, const mk_gl_draw_params *params,
     glUniform4fv(p->color, 1, color);
     glUniform1f(p->ambient, params->ambient > 0.0f ? params->ambient : 0.25f);
     glUniform1i(p->flat, flat_normals ? 1 : 0);
+    bool textured = params->texture && has_texcoords;
+    if (p->textured >= 0)
+        glUniform1i(p->textured, textured ? 1 : 0);
+    if (textured) {
+        glActiveTexture(GL_TEXTURE0 + MK_GL_TEXTURE_UNIT_BASE);
+        glBindTexture(GL_TEXTURE_2D, params->texture->id);
+        glActiveTexture(GL_TEXTURE0);
+    }
 }
 
 bool mk_gl_buffer_reserve(GLenum target, GLuint buffer, size_t *capacity, size_t bytes,

@@ -145,7 +145,8 @@ mk_status mk_gl_draw_morph_skin(mk_gl_renderer *r, mk_gl_morph *m, const float *
         return st;
     if ((st = bind_skin(r, m, weights, s, jm, err)) != MK_OK)
         return st;
-    mk_gl_apply_params(&r->programs[MK_GL_PROGRAM_MORPH_SKIN], params, !m->has_normals);
+    mk_gl_apply_params(&r->programs[MK_GL_PROGRAM_MORPH_SKIN], params, !m->has_normals,
+                       m->has_texcoords);
     glEnable(GL_DEPTH_TEST);
     if (m->index_count)
         glDrawElements(GL_TRIANGLES, (GLsizei)m->index_count, GL_UNSIGNED_INT, NULL);

@@ -41,7 +41,7 @@ mk_status mk_gltf_read_file(mk_gltf_ctx *c, const char *path, const mk_gltf_path
     return MK_OK;
 }
 
-static int b64_value(unsigned char ch)
+int mk_gltf_base64_value(unsigned char ch)
 {
     if (ch >= 'A' && ch <= 'Z')
         return ch - 'A';
@@ -83,7 +83,7 @@ static mk_status decode_data_uri(mk_gltf_ctx *c, const mk_gltf_path *path, const
     uint32_t acc = 0;
     size_t bits = 0, o = 0;
     for (size_t i = 0; i < n; i++) {
-        int v = b64_value((unsigned char)s[i]);
+        int v = mk_gltf_base64_value((unsigned char)s[i]);
         if (v < 0)
             return mk_gltf_fail(c, MK_ERR_PARSE, path, "bad base64 character at offset %zu",
                                 (size_t)(s - uri) + i);
@@ -124,7 +124,7 @@ static bool has_scheme(const char *uri)
 /* Percent-decodes a relative reference into out (at least strlen(uri) + 1
  * bytes) and checks that it stays in the asset's folder: no absolute path,
  * no backslash, no NUL, and `..` never climbing above the start. */
-static mk_status check_relative_uri(mk_gltf_ctx *c, const mk_gltf_path *path, const char *uri,
+mk_status mk_gltf_check_relative_uri(mk_gltf_ctx *c, const mk_gltf_path *path, const char *uri,
                                     char *out)
 {
     if (has_scheme(uri))
@@ -190,7 +190,7 @@ static mk_status load_external(mk_gltf_ctx *c, const mk_gltf_path *path, const c
     char *rel = (char *)mk_gltf_arena_alloc_uninit(c->st, strlen(uri) + 1);
     if (!rel)
         return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, path, "out of memory");
-    mk_status s = check_relative_uri(c, path, uri, rel);
+    mk_status s = mk_gltf_check_relative_uri(c, path, uri, rel);
     if (s != MK_OK)
         return s;
     if (!c->base_dir)

@@ -203,6 +203,14 @@ mk_status mk_gltf_parse_accessors(mk_gltf_ctx *c, const mk_gltf_json_value *root
 mk_status mk_gltf_parse_meshes(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 mk_status mk_gltf_parse_nodes(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 mk_status mk_gltf_parse_materials(mk_gltf_ctx *c, const mk_gltf_json_value *root);
+/* textures[] and images[] (gltf_materials.c), after the buffer views. */
+mk_status mk_gltf_parse_textures(mk_gltf_ctx *c, const mk_gltf_json_value *root);
+/* Base64 digit value (both alphabets), -1 for another byte (gltf_buffer.c). */
+int mk_gltf_base64_value(unsigned char ch);
+/* Percent-decodes a relative URI into out (strlen(uri) + 1 bytes) and
+ * checks that it stays in the asset's folder (gltf_buffer.c). */
+mk_status mk_gltf_check_relative_uri(mk_gltf_ctx *c, const mk_gltf_path *path, const char *uri,
+                                     char *out);
 mk_status mk_gltf_parse_scenes(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 mk_status mk_gltf_parse_animations(mk_gltf_ctx *c, const mk_gltf_json_value *root);
 /* Skins (gltf_skins.c): after nodes; also checks every node.skin. */

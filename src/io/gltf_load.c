@@ -145,6 +145,8 @@ mk_status mk_gltf_parse_document(mk_gltf_ctx *c, const char *json, size_t size)
         s = mk_gltf_parse_animations(c, root);
     if (s == MK_OK)
         s = mk_gltf_parse_materials(c, root);
+    if (s == MK_OK)
+        s = mk_gltf_parse_textures(c, root);
     c->json = NULL;
     mk_gltf_json_free(&doc, &c->st->allocator);
     return s;

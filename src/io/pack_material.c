@@ -3,16 +3,16 @@
  * The unit's first frame file is read again for its `mtllib` and `usemtl`
  * statements: every `f` adds (corners - 2) triangles, as the OBJ reader
  * fan-triangulates, to the current material's run, so the runs cover the
- * unit's triangle list in order. The .mtl files give each material its
- * diffuse colour (Kd), opacity (d, or 1 - Tr) and diffuse texture (map_Kd,
- * PNG or JPEG, embedded). Anything missing (an .mtl, a material, a texture,
+ * unit's triangle list in order. The .mtl files, read by the one .mtl
+ * reader (material.h), give each material its diffuse colour (Kd), opacity
+ * (d, or 1 - Tr) and diffuse texture (map_Kd, PNG or JPEG, embedded). Anything missing (an .mtl, a material, a texture,
  * an image in another format) is a warning in the report, never a failure. */
 #include <stdio.h>
 #include <string.h>
 
-#include "decimal.h"
 #include "file_internal.h"
 #include "io_internal.h"
+#include "morphkit/material.h"
 #include "pack_internal.h"
 
 static void warn(mk_report *rep, const char *file, int line, const char *msg, const char *what)
@@ -91,7 +91,33 @@ static const char *mime_of(const uint8_t *p, size_t n)
     return NULL;
 }
 
-/* False when the library cannot be read (warned). */
+/* Embeds a material's map_Kd image (PNG or JPEG) read from dir. */
+static void load_texture(mk_pack_material *cur, const mk_file_callbacks *files, const char *dir,
+                         const char *mtl_path, const mk_mtl_material *mm, const mk_allocator *al,
+                         mk_report *rep)
+{
+    const char *file = mm->diffuse_map;
+    char tex[4096 + 512];
+    snprintf(tex, sizeof tex, "%s/%s", dir, file);
+    char *img;
+    size_t img_size;
+    mk_error e;
+    if (mk_read_file(files, tex, al, 1u << 28, &img, &img_size, &e) != MK_OK) {
+        warn(rep, mtl_path, mm->diffuse_map_line, "cannot read the texture", file);
+    } else if (!mime_of((const uint8_t *)img, img_size)) {
+        warn(rep, tex, 0, "not a PNG or JPEG image, not embedded:", file);
+        mk_free(al, img, img_size + 1);
+    } else {
+        if (cur->image)
+            mk_free(al, cur->image, cur->image_size + 1);
+        cur->image = (uint8_t *)img;
+        cur->image_size = img_size;
+        cur->mime = mime_of(cur->image, img_size);
+    }
+}
+
+/* False when the library cannot be read (warned). The one .mtl reader
+ * (mk_mtl_parse) gives the materials; a later definition of a name wins. */
 static bool load_mtl(mk_pack_materials *m, const mk_file_callbacks *files, const char *dir,
                      const char *name, const mk_allocator *al, mk_report *rep)
 {
@@ -107,63 +133,29 @@ static bool load_mtl(mk_pack_materials *m, const mk_file_callbacks *files, const
         warn(rep, path, 0, "cannot read the material library", name);
         return false;
     }
-    const char *p = text, *end = text + size, *a;
-    mk_pack_material *cur = NULL;
-    for (int line = 1; p < end; line++) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p));
-        const char *le = eol ? eol : end;
-        p = skip_blanks(p, le);
-        char arg[512];
-        if (keyword(p, le, "newmtl", &a)) {
-            rest_of_line(a, le, arg, sizeof arg);
-            cur = NULL;
-            for (uint32_t i = 0; i < m->count; i++)
-                if (strcmp(m->items[i].name, arg) == 0)
-                    cur = &m->items[i];
-            if (cur)
-                cur->defined = true;
-        } else if (cur && keyword(p, le, "Kd", &a)) {
-            for (int c = 0; c < 3; c++) {
-                a = skip_blanks(a, le);
-                mk_decimal dec;
-                const char *q = mk_decimal_scan(a, le, MK_DECIMAL_OBJ, &dec);
-                if (!q)
-                    break;
-                cur->color[c] = mk_decimal_float(&dec);
-                a = q;
-            }
-        } else if (cur && (keyword(p, le, "d", &a) || keyword(p, le, "Tr", &a))) {
-            mk_decimal dec;
-            bool tr = p[0] == 'T';
-            if (mk_decimal_scan(skip_blanks(a, le), le, MK_DECIMAL_OBJ, &dec)) {
-                float x = mk_decimal_float(&dec);
-                cur->color[3] = tr ? 1.0f - x : x;
-            }
-        } else if (cur && keyword(p, le, "map_Kd", &a)) {
-            /* options (-s 1 1 1 ...) come first: the file is the last word */
-            rest_of_line(a, le, arg, sizeof arg);
-            const char *file = strrchr(arg, ' ');
-            file = file ? file + 1 : arg;
-            char tex[4096 + 512];
-            snprintf(tex, sizeof tex, "%s/%s", dir, file);
-            char *img;
-            size_t img_size;
-            if (mk_read_file(files, tex, al, 1u << 28, &img, &img_size, &e) != MK_OK) {
-                warn(rep, path, line, "cannot read the texture", file);
-            } else if (!mime_of((const uint8_t *)img, img_size)) {
-                warn(rep, tex, 0, "not a PNG or JPEG image, not embedded:", file);
-                mk_free(al, img, img_size + 1);
-            } else {
-                if (cur->image)
-                    mk_free(al, cur->image, cur->image_size + 1);
-                cur->image = (uint8_t *)img;
-                cur->image_size = img_size;
-                cur->mime = mime_of(cur->image, img_size);
-            }
-        }
-        p = eol ? eol + 1 : end;
-    }
+    mk_mtl_library *lib = NULL;
+    mk_status st = mk_mtl_parse(text, size, path, al, &lib, &e);
     mk_free(al, text, size + 1);
+    if (st != MK_OK) {
+        warn(rep, path, 0, "cannot read the material library", name);
+        return false;
+    }
+    for (uint32_t k = 0; k < lib->material_count; k++) {
+        const mk_mtl_material *mm = &lib->materials[k];
+        mk_pack_material *cur = NULL;
+        for (uint32_t i = 0; i < m->count; i++)
+            if (strcmp(m->items[i].name, mm->name) == 0)
+                cur = &m->items[i];
+        if (!cur)
+            continue; /* not used by the unit */
+        cur->defined = true;
+        if (mm->has_diffuse)
+            memcpy(cur->color, mm->diffuse, 3 * sizeof(float));
+        cur->color[3] = mm->diffuse[3];
+        if (mm->diffuse_map[0])
+            load_texture(cur, files, dir, path, mm, al, rep);
+    }
+    mk_mtl_library_destroy(lib);
     return true;
 }
 

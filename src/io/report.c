@@ -9,6 +9,7 @@
 static const char *const check_names[MK_CHECK_COUNT] = {
     "file",          "discovery", "vertex-count", "topology", "normals",
     "quad-diagonal", "scramble",  "uv-change",    "jump",     "config",
+    "naming",
 };
 
 const char *mk_check_name(mk_check check)
@@ -92,7 +93,7 @@ bool mk_report_add(mk_report *r, mk_severity severity, mk_check check, const cha
         return false;
     if (severity == MK_SEVERITY_ERROR)
         r->error_count++;
-    else
+    else if (severity == MK_SEVERITY_WARNING)
         r->warning_count++;
     if (r->count >= MK_REPORT_MAX_ITEMS) {
         r->dropped_count++;

@@ -382,3 +382,83 @@ mk_status mk_unit_list(const char *root, const mk_unit_options *options, const m
     *count = units.count;
     return MK_OK;
 }
+
+/* ---- naming notes ---------------------------------------------------------- */
+
+/* Every .obj name of a folder listing (not hidden ones). */
+typedef struct obj_names {
+    const mk_allocator *al;
+    char **items;
+    uint32_t count, capacity;
+    bool out_of_memory;
+} obj_names;
+
+static bool collect_obj(void *context, const char *name, mk_file_kind kind)
+{
+    obj_names *l = context;
+    (void)kind; /* any entry named like a frame file is worth a note */
+    size_t n = strlen(name);
+    if (n < 4 || strcasecmp(name + n - 4, ".obj") != 0 || name[0] == '.')
+        return true;
+    if (l->count == l->capacity) {
+        uint32_t nc = l->capacity ? l->capacity * 2 : 16;
+        char **p = nc < l->capacity ? NULL
+                                    : mk_realloc(l->al, l->items, l->capacity * sizeof *p,
+                                                 nc * sizeof *p);
+        if (!p) {
+            l->out_of_memory = true;
+            return false;
+        }
+        l->items = p;
+        l->capacity = nc;
+    }
+    if (!(l->items[l->count] = mk_strdup(l->al, name))) {
+        l->out_of_memory = true;
+        return false;
+    }
+    l->count++;
+    return true;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+uint32_t mk_unit_naming_notes(const char *dir, const mk_unit_files *files,
+                              const mk_unit_options *options, const mk_allocator *al,
+                              mk_report *report)
+{
+    if (!dir || !report)
+        return 0;
+    uint32_t notes = 0;
+    obj_names l = {al, NULL, 0, 0, false};
+    mk_error e;
+    if (mk_file_list(files_of(options), dir, collect_obj, &l, &e) == MK_OK && !l.out_of_memory) {
+        if (l.count)
+            qsort(l.items, l.count, sizeof *l.items, compare_names); /* stable output */
+        for (uint32_t i = 0; i < l.count; i++) {
+            bool frame = false;
+            for (uint32_t f = 0; files && f < files->frame_count && !frame; f++)
+                frame = strcmp(files->frame_files[f], l.items[i]) == 0;
+            if (!frame)
+                notes += mk_report_add(report, MK_SEVERITY_NOTE, MK_CHECK_NAMING, dir, 0, NULL,
+                                       0,
+                                       "'%s' is not a frame: frame files are named "
+                                       "<Animation>_<N>.obj",
+                                       l.items[i]);
+        }
+    }
+    for (uint32_t i = 0; i < l.count; i++)
+        mk_strfree(al, l.items[i]);
+    mk_free(al, l.items, l.capacity * sizeof *l.items);
+    for (uint32_t a = 0; files && a < files->animation_count; a++)
+        for (uint32_t b = a + 1; b < files->animation_count; b++)
+            if (strcasecmp(files->animations[a].name, files->animations[b].name) == 0)
+                notes += mk_report_add(report, MK_SEVERITY_NOTE, MK_CHECK_NAMING, dir, 0, NULL,
+                                       0,
+                                       "animations '%s' and '%s' differ only in case (one "
+                                       "animation on a case-insensitive disk)",
+                                       files->animations[a].name, files->animations[b].name);
+    return notes;
+}

@@ -353,6 +353,8 @@ mk_status mk_unit_load(const char *dir, const mk_unit_options *opt, const mk_all
     u->allocator = mk_allocator_copy(al);
     mk_error e;
     mk_status st = mk_unit_discover(dir, opt, al, &u->files, &e);
+    /* files a person probably meant as frames: notes, never failures */
+    mk_unit_naming_notes(dir, st == MK_OK ? u->files : NULL, opt, al, rep);
     if (st != MK_OK) {
         mk_report_add(rep, MK_SEVERITY_ERROR,
                       st == MK_ERR_IO ? MK_CHECK_FILE : MK_CHECK_DISCOVERY, e.file, e.line, NULL,

@@ -106,9 +106,9 @@ bool mk_cli_force_interpolation(const mk_clip_set *clips, mk_interpolation inter
                                 mk_clip_set **out);
 /* Parses linear|step|smooth; -2 for anything else. */
 int mk_cli_parse_interpolation(const char *word);
-/* The unit's diffuse colour (mk_unit_diffuse, material.c). False when it
- * has none (the renderer's default colour is used); a broken .mtl is
- * printed. */
-bool mk_cli_unit_diffuse(const mk_unit *unit, float rgba[4]);
+/* The unit's material (mk_unit_material, material.c): its diffuse colour
+ * and *texture_path (malloc'ed, NULL without map_Kd). False when it has
+ * none (the renderer's default colour is used); a broken .mtl is printed. */
+bool mk_cli_unit_material(const mk_unit *unit, float rgba[4], char **texture_path);
 
 #endif

@@ -173,16 +173,20 @@ int mk_cli_load_unit(const char *path, bool lenient, mk_unit **out, char *proble
     }
     mk_status st = mk_unit_load(path, &opt, NULL, out, rep, &err);
     /* every problem, not only the first: a typo should cost one round trip */
+    bool first = true;
     for (uint32_t i = 0; i < mk_report_count(rep); i++) {
         const mk_diagnostic *d = mk_report_item(rep, i);
+        if (d->severity == MK_SEVERITY_NOTE)
+            continue; /* naming notes are validate's */
         mk_error e;
         mk_error_set(&e, MK_ERR_PARSE, d->file, d->line, "%s%s",
                      d->severity == MK_SEVERITY_WARNING ? "warning: " : "", d->message);
         mk_cli_print_error(&e);
-        if (i == 0 && problem && problem_size)
+        if (first && problem && problem_size)
             mk_error_format(&e, problem, problem_size);
+        first = false;
     }
-    if (st != MK_OK && mk_report_count(rep) == 0)
+    if (st != MK_OK && mk_report_error_count(rep) + mk_report_warning_count(rep) == 0)
         mk_cli_print_error(&err);
     mk_report_destroy(rep);
     return st == MK_OK ? MK_EXIT_OK : MK_EXIT_INVALID;

@@ -169,6 +169,8 @@ static void print_report(const job *j)
                mk_report_warning_count(rep), mk_report_warning_count(rep) == 1 ? "" : "s");
     for (uint32_t i = 0; i < mk_report_count(rep); i++) {
         const mk_diagnostic *d = mk_report_item(rep, i);
+        if (d->severity == MK_SEVERITY_NOTE)
+            continue; /* naming notes are validate's */
         printf("  %s[%s]: %s", d->severity == MK_SEVERITY_ERROR ? "error" : "warning",
                mk_check_name(d->check), d->file);
         if (d->line > 0)

@@ -22,11 +22,14 @@ static void help(FILE *out)
             "                        [--zoom Z] [--grid]\n\n"
             "Renders a unit folder or a .gltf/.glb file without a window (EGL; Mesa's\n"
             "llvmpipe where there is no GPU). The camera frames the bounding box of the\n"
-            "whole animation; one directional light.\n\n"
+            "whole animation; one directional light. Materials are drawn as the game\n"
+            "shows them: .mtl Kd and map_Kd, glTF baseColorFactor and baseColorTexture\n"
+            "(PNG textures; another format is a warning and drawn without).\n\n"
             "  --anim NAME|N   the animation (default: Idle, else the first; glTF: 0)\n"
             "  --out FILE      .gif: the animation; .png: one frame (at --time), or with\n"
             "                  --sheet a contact sheet (default: NAME_ANIM.gif or .png in\n"
-            "                  the current folder, NAME the unit's folder or file name)\n"
+            "                  the current folder, NAME the unit's folder or file name);\n"
+            "                  a glTF file without animations gives a GIF of one frame\n"
             "  --size WxH      picture size, or one sheet cell's (default 320x320,\n"
             "                  sheet cells 240x240)\n"
             "  --fps N         GIF frames per second, 1..100 (default 20); with --sheet,\n"
@@ -433,6 +436,10 @@ static int run(const preview_args *args, mk_preview *scene, mk_preview *beside, 
         }
         if (n > 1 && delays[n - 1] == 0) /* a sliver under 5 ms: no 0-delay frame */
             n--;
+        if (mk_preview_is_still(scene)) { /* nothing moves: one frame, not n equal ones */
+            n = 1;
+            delays[0] = (uint32_t)llround(secs * 100);
+        }
     } else {
         n = 1;
         times[0] = (int64_t)llround(a->time * 1e6);

@@ -1,9 +1,7 @@
 /* morphkit validate PATH... [--json] [--quiet] [--strict]
  * Loads each unit with every check on and prints what it found; .gltf/.glb
  * paths go to validate_gltf.c. */
-#include <dirent.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli.h"
 
@@ -37,6 +35,11 @@ static void print_location(FILE *out, const char *file, int line)
         fprintf(out, "%s", file);
 }
 
+static const char *severity_name(mk_severity s)
+{
+    return s == MK_SEVERITY_ERROR ? "error" : s == MK_SEVERITY_NOTE ? "note" : "warning";
+}
+
 static void print_text(const char *path, const mk_unit *unit, const mk_report *rep, bool quiet)
 {
     if (unit && !quiet)
@@ -48,10 +51,13 @@ static void print_text(const char *path, const mk_unit *unit, const mk_report *r
         printf("%s: INVALID: %u error%s, %u warning%s\n", path, mk_report_error_count(rep),
                mk_report_error_count(rep) == 1 ? "" : "s", mk_report_warning_count(rep),
                mk_report_warning_count(rep) == 1 ? "" : "s");
-    for (uint32_t i = 0; i < mk_report_count(rep); i++) {
+    /* errors and warnings first, then the notes (naming) */
+    for (uint32_t k = 0; k < 2 * mk_report_count(rep); k++) {
+        uint32_t i = k % mk_report_count(rep);
         const mk_diagnostic *d = mk_report_item(rep, i);
-        printf("  %s[%s]: ", d->severity == MK_SEVERITY_ERROR ? "error" : "warning",
-               mk_check_name(d->check));
+        if ((d->severity == MK_SEVERITY_NOTE) != (k >= mk_report_count(rep)))
+            continue;
+        printf("  %s[%s]: ", severity_name(d->severity), mk_check_name(d->check));
         print_location(stdout, d->file, d->line);
         printf(": %s", d->message);
         if (d->other_file[0]) {
@@ -82,10 +88,14 @@ static void print_json(const char *path, const mk_unit *unit, const mk_report *r
                unit->frames->index_count / 3);
     }
     printf(", \"diagnostics\": [");
-    for (uint32_t i = 0; i < mk_report_count(rep); i++) {
+    uint32_t printed = 0;
+    for (uint32_t k = 0; k < 2 * mk_report_count(rep); k++) {
+        uint32_t i = k % mk_report_count(rep);
         const mk_diagnostic *d = mk_report_item(rep, i);
-        printf("%s\n    {\"severity\": \"%s\", \"check\": \"%s\", \"file\": ", i ? "," : "",
-               d->severity == MK_SEVERITY_ERROR ? "error" : "warning", mk_check_name(d->check));
+        if ((d->severity == MK_SEVERITY_NOTE) != (k >= mk_report_count(rep)))
+            continue;
+        printf("%s\n    {\"severity\": \"%s\", \"check\": \"%s\", \"file\": ",
+               printed++ ? "," : "", severity_name(d->severity), mk_check_name(d->check));
         mk_cli_json_string(stdout, d->file);
         printf(", \"line\": %d", d->line);
         if (d->other_file[0]) {
@@ -97,63 +107,6 @@ static void print_json(const char *path, const mk_unit *unit, const mk_report *r
         mk_cli_json_string(stdout, d->message);
         printf("}");
     }
-}
-
-/* One note: a text line, or one more element of the JSON diagnostics. */
-static void print_note(const char *dir, const char *message, bool json, bool first)
-{
-    if (!json) {
-        printf("  note[naming]: %s: %s\n", dir, message);
-        return;
-    }
-    printf("%s\n    {\"severity\": \"note\", \"check\": \"naming\", \"file\": ",
-           first ? "" : ",");
-    mk_cli_json_string(stdout, dir);
-    printf(", \"line\": 0, \"message\": ");
-    mk_cli_json_string(stdout, message);
-    printf("}");
-}
-
-/* Notes: what discovery passes over in silence but a person probably meant
- * as a frame: an .obj file that is not one (`base.obj`, `bend_2 copy.obj`),
- * and animation names that differ only in case (`BEND` beside `bend`, two
- * animations on a case-sensitive disk, one on Windows). Returns the count;
- * prints them (text) or adds them to the JSON diagnostics (after *first). */
-static uint32_t print_notes(const char *dir, const mk_unit_files *files, bool json, bool first)
-{
-    uint32_t notes = 0;
-    char msg[600];
-    struct dirent **list = NULL;
-    int listed = scandir(dir, &list, NULL, alphasort); /* sorted: stable output */
-    for (int i = 0; i < listed; i++) {
-        const struct dirent *e = list[i];
-        size_t n = strlen(e->d_name);
-        if (n < 4 || strcasecmp(e->d_name + n - 4, ".obj") != 0 || e->d_name[0] == '.')
-            continue;
-        bool frame = false;
-        for (uint32_t f = 0; files && f < files->frame_count && !frame; f++)
-            frame = strcmp(files->frame_files[f], e->d_name) == 0;
-        if (frame)
-            continue;
-        snprintf(msg, sizeof msg,
-                 "'%s' is not a frame: frame files are named <Animation>_<N>.obj", e->d_name);
-        print_note(dir, msg, json, first && notes == 0);
-        notes++;
-    }
-    for (int i = 0; i < listed; i++)
-        free(list[i]);
-    free(list);
-    for (uint32_t a = 0; files && a < files->animation_count; a++)
-        for (uint32_t b = a + 1; b < files->animation_count; b++)
-            if (strcasecmp(files->animations[a].name, files->animations[b].name) == 0) {
-                snprintf(msg, sizeof msg,
-                         "animations '%s' and '%s' differ only in case (one animation on a "
-                         "case-insensitive disk)",
-                         files->animations[a].name, files->animations[b].name);
-                print_note(dir, msg, json, first && notes == 0);
-                notes++;
-            }
-    return notes;
 }
 
 int mk_cmd_validate(int argc, char **argv)
@@ -224,20 +177,13 @@ int mk_cmd_validate(int argc, char **argv)
             mk_report_clear(rep);
             if (mk_unit_load(units[u], NULL, NULL, &unit, rep, &err) != MK_OK)
                 exit_code = MK_EXIT_INVALID;
-            /* the file list for the notes, also when loading failed later */
-            mk_unit_files *files = NULL;
-            if (!unit)
-                mk_unit_discover(units[u], NULL, NULL, &files, &err);
-            const mk_unit_files *listed = unit ? unit->files : files;
+            /* the loader's report holds the naming notes too */
             if (json) {
                 print_json(units[u], unit, rep, first);
-                print_notes(units[u], listed, true, mk_report_count(rep) == 0);
                 printf("]}");
             } else {
                 print_text(units[u], unit, rep, quiet);
-                print_notes(units[u], listed, false, false);
             }
-            mk_unit_files_destroy(files);
             units_seen++;
             units_valid += unit != NULL;
             warnings += mk_report_warning_count(rep);

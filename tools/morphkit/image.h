@@ -5,6 +5,7 @@
 #define MK_TOOL_IMAGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Writes an RGBA8 picture as PNG. The file is written to a temporary name in
@@ -12,6 +13,12 @@
  * (with errno-style text in why) on failure; nothing is left behind. */
 bool mk_image_write_png(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
                         char *why, size_t why_size);
+
+/* Decodes a PNG file held in memory to RGBA8 (top row first) in *rgba
+ * (malloc'ed; free it). False, with the reason in why (a JPEG is named as
+ * such), when it is not a PNG this can decode. */
+bool mk_image_read_png(const void *data, size_t size, uint8_t **rgba, uint32_t *width,
+                       uint32_t *height, char *why, size_t why_size);
 
 /* Writes frame_count RGBA8 frames as a looping GIF, frame f shown for
  * delays_cs[f] hundredths of a second. Colours: one global 256-entry palette of

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "image.h"
 #include "preview_scene.h"
 
 typedef struct gltf_draw {
@@ -20,7 +21,16 @@ typedef struct gltf_draw {
     mk_skin *skin; /* skinned node, else NULL */
     mk_gl_skin *gpu_skin;
     float *cpu_pos; /* skinned: vertex_count * 3, for the bounds */
+    uint32_t image; /* the base colour texture's entry in images[], or MK_NONE */
+    float *uv;      /* TEXCOORD_0 (vertex_count * 2) when image is set */
 } gltf_draw;
+
+/* A decoded texture (rgba NULL: not drawn) and its GPU copy. */
+typedef struct preview_image {
+    uint8_t *rgba;
+    uint32_t width, height;
+    mk_gl_texture *gpu;
+} preview_image;
 
 struct mk_preview {
     /* unit folders */
@@ -47,6 +57,9 @@ struct mk_preview {
     char problem[400]; /* the first load problem (ignored config lines), or "" */
     bool has_color;    /* a unit's material colour (.mtl Kd) */
     float color[4];
+    /* textures: a unit's map_Kd (one entry), a glTF file's images */
+    preview_image *images;
+    uint32_t image_count;
     uint32_t anim;
     int64_t time_us;
 };
@@ -74,10 +87,90 @@ static bool force_interpolation(mk_preview *s, mk_interpolation interp)
 
 /* Builds the scene around s->unit: the clips (forced interpolation) and the
  * animation o->anim (name or index; NULL: Idle, else the first). */
+/* Decodes a PNG held in memory into img; otherwise a warning names what
+ * is not drawn (the picture is drawn without it). */
+static void decode_image(const char *what, const void *data, size_t size, preview_image *img)
+{
+    char why[200];
+    if (!mk_image_read_png(data, size, &img->rgba, &img->width, &img->height, why, sizeof why))
+        fprintf(stderr, "morphkit: %s: warning: texture not drawn: %s\n", what, why);
+}
+
+static void decode_file(const char *path, preview_image *img)
+{
+    void *data;
+    size_t size;
+    mk_error err;
+    if (mk_file_read(NULL, path, NULL, 0, &data, &size, &err) != MK_OK) {
+        fprintf(stderr, "morphkit: %s: warning: texture not drawn: %s\n", path, err.message);
+        return;
+    }
+    decode_image(path, data, size, img);
+    mk_file_release(NULL, NULL, data, size);
+}
+
+/* The base colour texture of a draw: the material's texture when it uses
+ * TEXCOORD_0 and the primitive has it; each image decoded once. */
+static bool gltf_texture(mk_preview *s, gltf_draw *d, const mk_gltf_primitive *prim)
+{
+    const mk_gltf *g = s->gltf;
+    d->image = MK_NONE;
+    if (prim->material >= g->material_count || prim->texcoord0 == MK_NONE)
+        return true;
+    const mk_gltf_material *m = &g->materials[prim->material];
+    if (m->base_color_texture >= g->texture_count || m->base_color_texcoord != 0)
+        return true;
+    uint32_t image = g->textures[m->base_color_texture].source;
+    if (image >= g->image_count)
+        return true;
+    if (!s->images && !(s->images = calloc(g->image_count, sizeof *s->images)))
+        return false;
+    s->image_count = g->image_count;
+    preview_image *img = &s->images[image];
+    if (!img->rgba && !img->width) { /* not tried yet */
+        img->width = 1; /* tried: stays without rgba when it fails */
+        void *data;
+        size_t size;
+        mk_error err;
+        char what[64];
+        snprintf(what, sizeof what, "images[%u]", image);
+        if (mk_gltf_image_read(g, image, NULL, NULL, &data, &size, &err) != MK_OK)
+            fprintf(stderr, "morphkit: %s: warning: texture not drawn: %s\n", g->path,
+                    err.message);
+        else {
+            decode_image(what, data, size, img);
+            mk_free(NULL, data, size);
+        }
+    }
+    if (!img->rgba)
+        return true;
+    size_t n = (size_t)d->set->vertex_count * 2;
+    mk_error err;
+    if (!(d->uv = malloc(n * sizeof(float))))
+        return false;
+    if (mk_gltf_accessor_read_float(g, prim->texcoord0, d->uv, n, &err) != MK_OK) {
+        mk_cli_print_error(&err);
+        free(d->uv);
+        d->uv = NULL;
+        return true;
+    }
+    d->image = image;
+    return true;
+}
+
 static int setup_unit(mk_preview *s, const mk_preview_options *o)
 {
     s->clips = s->unit->clips;
-    s->has_color = mk_cli_unit_diffuse(s->unit, s->color);
+    char *texture = NULL;
+    s->has_color = mk_cli_unit_material(s->unit, s->color, &texture);
+    if (texture) {
+        s->images = calloc(1, sizeof *s->images);
+        if (s->images) {
+            s->image_count = 1;
+            decode_file(texture, &s->images[0]);
+        }
+        free(texture);
+    }
     if (o->interpolation >= 0 && !force_interpolation(s, (mk_interpolation)o->interpolation))
         return MK_EXIT_INVALID;
     uint32_t anim = MK_NONE;
@@ -182,7 +275,8 @@ static int load_gltf(mk_preview *s, const char *path, const mk_preview_options *
                 s->draw_count++;
                 return MK_EXIT_INVALID;
             }
-            if (d->skin && !(d->cpu_pos = malloc((size_t)d->set->vertex_count * 3 * 4))) {
+            if ((d->skin && !(d->cpu_pos = malloc((size_t)d->set->vertex_count * 3 * 4))) ||
+                !gltf_texture(s, d, prim)) {
                 mk_cli_fail("out of memory");
                 s->draw_count++;
                 return MK_EXIT_INVALID;
@@ -282,7 +376,11 @@ void mk_preview_destroy(mk_preview *s)
         free(s->draws[d].indices);
         mk_skin_destroy(s->draws[d].skin);
         free(s->draws[d].cpu_pos);
+        free(s->draws[d].uv);
     }
+    for (uint32_t i = 0; i < s->image_count; i++)
+        free(s->images[i].rgba);
+    free(s->images);
     free(s->joint_m);
     free(s->draws);
     free(s->weight_offset);
@@ -300,6 +398,14 @@ void mk_preview_destroy(mk_preview *s)
 bool mk_preview_upload(mk_preview *s, mk_gl_renderer *r)
 {
     mk_error err;
+    for (uint32_t i = 0; i < s->image_count; i++) {
+        preview_image *img = &s->images[i];
+        if (img->rgba && mk_gl_texture_create(r, img->width, img->height, img->rgba, NULL,
+                                              &img->gpu, &err) != MK_OK) {
+            mk_cli_print_error(&err);
+            return false;
+        }
+    }
     if (s->unit) {
         if (mk_gl_frames_create(r, s->unit->frames, &s->frames, &err) != MK_OK) {
             mk_cli_print_error(&err);
@@ -310,7 +416,8 @@ bool mk_preview_upload(mk_preview *s, mk_gl_renderer *r)
     for (uint32_t d = 0; d < s->draw_count; d++) {
         gltf_draw *g = &s->draws[d];
         if (mk_gl_morph_create(r, g->set, g->indices, g->index_count, &g->gpu, &err) != MK_OK ||
-            (g->skin && mk_gl_skin_create(r, g->skin, &g->gpu_skin, &err) != MK_OK)) {
+            (g->skin && mk_gl_skin_create(r, g->skin, &g->gpu_skin, &err) != MK_OK) ||
+            (g->uv && mk_gl_morph_set_texcoords(g->gpu, g->uv, &err) != MK_OK)) {
             mk_cli_print_error(&err);
             return false;
         }
@@ -322,6 +429,10 @@ void mk_preview_release(mk_preview *s)
 {
     mk_gl_frames_destroy(s->frames);
     s->frames = NULL;
+    for (uint32_t i = 0; i < s->image_count; i++) {
+        mk_gl_texture_destroy(s->images[i].gpu);
+        s->images[i].gpu = NULL;
+    }
     for (uint32_t d = 0; d < s->draw_count; d++) {
         mk_gl_morph_destroy(s->draws[d].gpu);
         s->draws[d].gpu = NULL;
@@ -477,6 +588,8 @@ void mk_preview_draw(mk_preview *s, mk_gl_renderer *r, const mk_gl_draw_params *
         mk_gl_draw_params p = *params;
         if (s->has_color) /* the artist's material, as the game shows it */
             memcpy(p.color, s->color, sizeof p.color);
+        if (s->image_count)
+            p.texture = s->images[0].gpu; /* NULL when it did not decode */
         if (mk_gl_draw_pose(r, s->frames, &pose, &p, &err) != MK_OK)
             mk_cli_print_error(&err);
         return;
@@ -486,13 +599,14 @@ void mk_preview_draw(mk_preview *s, mk_gl_renderer *r, const mk_gl_draw_params *
     for (uint32_t d = 0; d < s->draw_count; d++) {
         mk_error err;
         const gltf_draw *g = &s->draws[d];
-        /* the primitive's material: its base colour factor (no textures) */
+        /* the primitive's material: its base colour factor and texture */
         const mk_gltf_primitive *prim = &s->gltf->meshes[g->mesh].primitives[g->primitive];
         if (prim->material < s->gltf->material_count)
             memcpy(p.color, s->gltf->materials[prim->material].base_color_factor,
                    sizeof p.color);
         else
             memcpy(p.color, params->color, sizeof p.color);
+        p.texture = g->image != MK_NONE ? s->images[g->image].gpu : NULL;
         if (g->skin) {
             memcpy(p.model, identity, sizeof p.model); /* skinned vertices are in scene space */
             if (joint_matrices(s, g) &&
@@ -693,6 +807,11 @@ void mk_preview_state_text(const mk_preview *s, char *buf, size_t size)
         frame_marks(s, st.clip, st.frame, buf + at, size - (size_t)at);
 }
 
+bool mk_preview_is_still(const mk_preview *s)
+{
+    return !s->unit && !s->track_clip;
+}
+
 uint32_t mk_preview_sheet_times(const mk_preview *s, int64_t *times, uint32_t max)
 {
     uint32_t n = 0;
@@ -729,16 +848,19 @@ const char *mk_preview_problem(const mk_preview *scene)
 static uint32_t report_problems(const mk_report *rep, char *problem, size_t size)
 {
     problem[0] = '\0';
+    uint32_t n = 0;
     for (uint32_t i = 0; i < mk_report_count(rep); i++) {
         const mk_diagnostic *d = mk_report_item(rep, i);
+        if (d->severity == MK_SEVERITY_NOTE)
+            continue; /* naming notes are validate's */
         mk_error e;
         mk_error_set(&e, MK_ERR_PARSE, d->file, d->line, "%s%s",
                      d->severity == MK_SEVERITY_WARNING ? "warning: " : "", d->message);
         mk_cli_print_error(&e);
-        if (i == 0)
+        if (n++ == 0)
             mk_error_format(&e, problem, size);
     }
-    return mk_report_count(rep);
+    return n;
 }
 
 int mk_preview_reload(const mk_preview *old, const char *path, const mk_preview_options *o,

@@ -57,6 +57,9 @@ void mk_preview_draw(mk_preview *scene, mk_gl_renderer *renderer, const mk_gl_dr
 void mk_preview_label(const mk_preview *scene, char *buf, size_t size);
 /* The state for a window title: animation, frame, next, weight. */
 void mk_preview_state_text(const mk_preview *scene, char *buf, size_t size);
+/* True for a glTF file without animations: every time shows the same
+ * picture. */
+bool mk_preview_is_still(const mk_preview *scene);
 /* Times of the key frames (unit: every frame boundary and mid-blend of one
  * run, glTF: 12 evenly spaced) for a contact sheet; returns the count
  * written (at most max). */

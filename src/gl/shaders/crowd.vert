@@ -14,6 +14,7 @@ uniform int u_normal_base; // first normal float in u_frames; < 0 without normal
 
 out vec3 v_world;
 out vec3 v_normal;
+out vec2 v_texcoord;
 out vec3 tf_position;
 out vec3 tf_normal;
 
@@ -40,6 +41,7 @@ void main()
                                    a_weight * fetch3(u_normal_base + ib));
     vec4 world = a_model * vec4(tf_position, 1.0);
     v_world = world.xyz;
+    v_texcoord = vec2(0.0); // no texcoords on this path
     v_normal = mat3(a_model) * tf_normal;
     gl_Position = u_view_projection * world;
 }

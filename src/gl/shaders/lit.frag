@@ -2,11 +2,14 @@
 // One directional light plus a sky/ground ambient term, shared by every path.
 in vec3 v_world;
 in vec3 v_normal;
+in vec2 v_texcoord;
 
 uniform vec3 u_light;   // unit vector towards the light, world space
 uniform vec4 u_color;   // base colour, linear
 uniform float u_ambient;
 uniform int u_flat;     // 1: no vertex normals, use the triangle's own
+uniform sampler2D u_texture; // base colour texture, sRGB-decoded by the sampler
+uniform int u_textured; // 1: multiply the base colour by u_texture at v_texcoord
 
 out vec4 o_color;
 
@@ -24,9 +27,12 @@ void main()
         if (!gl_FrontFacing)
             n = -n;
     }
+    vec4 base = u_color;
+    if (u_textured != 0)
+        base *= texture(u_texture, v_texcoord);
     float diffuse = max(dot(n, u_light), 0.0);
     float sky = 0.5 + 0.5 * n.y;
-    vec3 lit = u_color.rgb * (u_ambient * mix(0.6, 1.0, sky) + (1.0 - u_ambient) * diffuse);
+    vec3 lit = base.rgb * (u_ambient * mix(0.6, 1.0, sky) + (1.0 - u_ambient) * diffuse);
     // Linear to (approximately) sRGB for display.
-    o_color = vec4(pow(clamp(lit, 0.0, 1.0), vec3(1.0 / 2.2)), u_color.a);
+    o_color = vec4(pow(clamp(lit, 0.0, 1.0), vec3(1.0 / 2.2)), base.a);
 }

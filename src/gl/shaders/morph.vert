@@ -7,6 +7,7 @@
 layout(location = 0) in vec3 a_position0;
 layout(location = 4) in vec3 a_normal0;
 layout(location = 8) in vec4 a_tangent0;
+layout(location = 12) in vec2 a_texcoord; // (0, 0) when not uploaded
 
 uniform mat4 u_model;
 uniform mat4 u_view_projection;
@@ -20,6 +21,7 @@ uniform int u_active_count;
 
 out vec3 v_world;
 out vec3 v_normal;
+out vec2 v_texcoord;
 out vec3 tf_position;
 out vec3 tf_normal;
 out vec4 tf_tangent;
@@ -57,6 +59,7 @@ void main()
     tf_tangent = vec4(safe_normalize(t), a_tangent0.w);
     vec4 world = u_model * vec4(p, 1.0);
     v_world = world.xyz;
+    v_texcoord = a_texcoord;
     v_normal = mat3(u_model) * tf_normal;
     gl_Position = u_view_projection * world;
 }

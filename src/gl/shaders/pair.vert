@@ -6,6 +6,7 @@ layout(location = 0) in vec3 a_position0;
 layout(location = 1) in vec3 a_position1;
 layout(location = 4) in vec3 a_normal0;
 layout(location = 5) in vec3 a_normal1;
+layout(location = 12) in vec2 a_texcoord; // (0, 0) when not uploaded
 
 uniform mat4 u_model;
 uniform mat4 u_view_projection;
@@ -13,6 +14,7 @@ uniform vec2 u_weights;
 
 out vec3 v_world;
 out vec3 v_normal;
+out vec2 v_texcoord;
 out vec3 tf_position;
 out vec3 tf_normal;
 
@@ -30,6 +32,7 @@ void main()
     tf_normal = safe_normalize(u_weights.x * a_normal0 + u_weights.y * a_normal1);
     vec4 world = u_model * vec4(tf_position, 1.0);
     v_world = world.xyz;
+    v_texcoord = a_texcoord;
     v_normal = mat3(u_model) * tf_normal;
     gl_Position = u_view_projection * world;
 }

@@ -19,6 +19,7 @@ uniform vec3 u_offset;
 
 out vec3 v_world;
 out vec3 v_normal;
+out vec2 v_texcoord;
 out vec3 tf_position;
 out vec3 tf_normal;
 
@@ -60,6 +61,7 @@ void main()
     }
     vec4 world = a_model * vec4(tf_position, 1.0);
     v_world = world.xyz;
+    v_texcoord = vec2(0.0); // no texcoords on this path
     v_normal = mat3(a_model) * tf_normal;
     gl_Position = u_view_projection * world;
 }

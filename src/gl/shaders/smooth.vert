@@ -11,6 +11,7 @@ layout(location = 4) in vec3 a_normal0;
 layout(location = 5) in vec3 a_normal1;
 layout(location = 6) in vec3 a_normal2;
 layout(location = 7) in vec3 a_normal3;
+layout(location = 12) in vec2 a_texcoord; // (0, 0) when not uploaded
 
 uniform mat4 u_model;
 uniform mat4 u_view_projection;
@@ -18,6 +19,7 @@ uniform vec4 u_weights;
 
 out vec3 v_world;
 out vec3 v_normal;
+out vec2 v_texcoord;
 out vec3 tf_position;
 out vec3 tf_normal;
 
@@ -35,6 +37,7 @@ void main()
                                u_weights.z * a_normal2 + u_weights.w * a_normal3);
     vec4 world = u_model * vec4(tf_position, 1.0);
     v_world = world.xyz;
+    v_texcoord = a_texcoord;
     v_normal = mat3(u_model) * tf_normal;
     gl_Position = u_view_projection * world;
 }

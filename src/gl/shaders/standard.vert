@@ -5,6 +5,7 @@
 // positions at 0..3, normals at 4..7, so one VAO layout serves all three.
 layout(location = 0) in vec3 a_position0;
 layout(location = 4) in vec3 a_normal0;
+layout(location = 12) in vec2 a_texcoord; // (0, 0) when not uploaded
 
 uniform mat4 u_model;
 uniform mat4 u_view_projection;
@@ -12,6 +13,7 @@ uniform float u_weight;
 
 out vec3 v_world;
 out vec3 v_normal;
+out vec2 v_texcoord;
 // Object-space result, read back by transform feedback in the tests.
 out vec3 tf_position;
 out vec3 tf_normal;
@@ -29,6 +31,7 @@ void main()
     tf_normal = safe_normalize(u_weight * a_normal0);
     vec4 world = u_model * vec4(tf_position, 1.0);
     v_world = world.xyz;
+    v_texcoord = a_texcoord;
     // mat3(model) is right for rotations with uniform scale; the fragment
     // shader normalizes.
     v_normal = mat3(u_model) * tf_normal;
