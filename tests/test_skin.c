@@ -339,14 +339,16 @@ static void check_kernels(uint32_t ic, bool tangents)
     for (int i = 0; i < VC * 4; i++)
         tan[i] = (i % 4 == 3) ? (RND() < 0.5f ? -1.0f : 1.0f) : RND() * 2 - 1;
     mk_skin_apply_scalar(skin, jm, pos, nrm, tangents ? tan : NULL, rp, rn, tangents ? rt : NULL);
-    kernel_fn kernels[3] = {apply_public, NULL, NULL};
-    const char *names[3] = {"mk_skin_apply", "sse2", "avx2"};
+    kernel_fn kernels[4] = {apply_public, NULL, NULL, NULL};
+    const char *names[4] = {"mk_skin_apply", "sse2", "avx2", "avx512"};
 #if defined(__SSE2__)
     kernels[1] = mk_skin_apply_sse2;
     if (mk_skin_have_avx2())
         kernels[2] = mk_skin_apply_avx2;
+    if (mk_skin_have_avx512())
+        kernels[3] = mk_skin_apply_avx512;
 #endif
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         if (!kernels[k])
             continue;
         memcpy(op, pos, sizeof op);
@@ -392,7 +394,8 @@ static void test_kernels_match_reference(void)
         check_kernels(counts[i], true);
     }
 #if defined(__SSE2__)
-    printf("skin kernels tested: scalar, sse2%s\n", mk_skin_have_avx2() ? ", avx2" : "");
+    printf("skin kernels tested: scalar, sse2%s%s\n", mk_skin_have_avx2() ? ", avx2" : "",
+           mk_skin_have_avx512() ? ", avx512" : "");
 #endif
 }
 

@@ -116,8 +116,9 @@ void mk_skin_apply_scalar(const struct mk_skin *skin, const float *joint_matrice
                           const float *in_tangents, float *out_positions, float *out_normals,
                           float *out_tangents);
 #if defined(__SSE2__)
-/* The SIMD variants (same arguments); mk_skin_apply picks AVX2 + FMA when
- * mk_skin_have_avx2() says the CPU has them, else SSE2. */
+/* The SIMD variants (same arguments); mk_skin_apply picks AVX-512, AVX2 +
+ * FMA or SSE2 by the library's kernel choice and what
+ * mk_skin_have_avx512() / mk_skin_have_avx2() say the CPU has. */
 void mk_skin_apply_sse2(const struct mk_skin *skin, const float *joint_matrices,
                         const float *in_positions, const float *in_normals,
                         const float *in_tangents, float *out_positions, float *out_normals,
@@ -126,7 +127,12 @@ void mk_skin_apply_avx2(const struct mk_skin *skin, const float *joint_matrices,
                         const float *in_positions, const float *in_normals,
                         const float *in_tangents, float *out_positions, float *out_normals,
                         float *out_tangents);
+void mk_skin_apply_avx512(const struct mk_skin *skin, const float *joint_matrices,
+                          const float *in_positions, const float *in_normals,
+                          const float *in_tangents, float *out_positions, float *out_normals,
+                          float *out_tangents);
 bool mk_skin_have_avx2(void);
+bool mk_skin_have_avx512(void); /* AVX-512F + VL beside AVX2 + FMA */
 #endif
 
 #endif
