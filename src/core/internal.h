@@ -108,6 +108,16 @@ static inline void mk_strfree(const mk_allocator *a, char *s)
  * (0, 0, 0) rather than divided by ~0 (blend.h). */
 #define MK_NORMAL_MIN_LENGTH2 1e-24f
 
+/* The morph of vertices [v0, v1) of set (morph.c): bit for bit what
+ * mk_morph_evaluate writes for them, into pos / nrm / tan pointing at
+ * vertex v0, so a consumer can take the morph block by block while it is
+ * in L1 (mk_skin_apply_morph). weights: target_count finite floats,
+ * checked by the caller; nrm / tan may be NULL, and are ignored where the
+ * set has no such base attribute. */
+struct mk_morph_set;
+void mk_morph_evaluate_range(const struct mk_morph_set *set, const float *weights, uint32_t v0,
+                             uint32_t v1, float *pos, float *nrm, float *tan);
+
 /* The plain C skinning kernel (skin.c), for tests comparing the SIMD one
  * with it; arguments as mk_skin_apply's, already checked. */
 struct mk_skin;

@@ -681,6 +681,11 @@ mk_status mk_skin_apply(const mk_skin *skin, const float *joint_matrices, size_t
     return MK_OK;
 }
 
+/* Vertices per block of the fused morph and skin: 256 vertices' positions,
+ * normals and tangents are 10 KB, well inside L1 beside the joint matrices.
+ * A multiple of every kernel's step (4 and 8 vertices). */
+#define FUSED_BLOCK 256u
+
 mk_status mk_skin_apply_morph(const mk_skin *skin, const mk_morph_set *set, const float *weights,
                               const float *joint_matrices, size_t matrix_count,
                               float *out_positions, float *out_normals, float *out_tangents,
@@ -699,15 +704,34 @@ mk_status mk_skin_apply_morph(const mk_skin *skin, const mk_morph_set *set, cons
     if (!active) /* the morph is the base: skin straight from it */
         return mk_skin_apply(skin, joint_matrices, matrix_count, set->base_positions, nrm_in,
                              tan_in, out_positions, nrm_out, tan_out, skin->vertex_count, err);
-    /* Checked before the morph writes anything. */
+    /* Checked before the morph writes anything (as mk_morph_evaluate and
+     * mk_skin_apply check). */
     if (!args_ok(skin, joint_matrices, matrix_count) || !out_positions)
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                             "skin apply morph: unprepared skin, NULL argument or fewer than %u "
                             "joint matrices",
                             skin->joint_count);
-    mk_status ms = mk_morph_evaluate(set, w, out_positions, nrm_out, tan_out, out_capacity, err);
-    if (ms != MK_OK)
-        return ms;
-    return mk_skin_apply(skin, joint_matrices, matrix_count, out_positions, nrm_out, tan_out,
-                         out_positions, nrm_out, tan_out, skin->vertex_count, err);
+    if (out_capacity < skin->vertex_count)
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                            "skin apply morph: the output holds %zu vertices, the skin has %u",
+                            out_capacity, skin->vertex_count);
+    for (uint32_t t = 0; t < set->target_count; t++)
+        if (!isfinite(w[t]))
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                "skin apply morph: weight %u is NaN or infinite", t);
+    /* Fused: each block is morphed into the outputs and skinned in place
+     * while it is still in L1, so the vertex data makes one trip through
+     * memory. Both steps give per vertex what the whole-array calls give
+     * (morph: mk_morph_evaluate_range; skin: the range kernels), so the
+     * result is theirs bit for bit. */
+    skin_range_fn apply = kernel();
+    for (uint32_t v0 = 0; v0 < skin->vertex_count; v0 += FUSED_BLOCK) {
+        uint32_t v1 = skin->vertex_count - v0 < FUSED_BLOCK ? skin->vertex_count : v0 + FUSED_BLOCK;
+        float *p = out_positions + (size_t)v0 * 3;
+        float *n = nrm_out ? nrm_out + (size_t)v0 * 3 : NULL;
+        float *t = tan_out ? tan_out + (size_t)v0 * 4 : NULL;
+        mk_morph_evaluate_range(set, w, v0, v1, p, n, t);
+        apply(skin, v0, v1 - v0, joint_matrices, p, n, t, p, n, t);
+    }
+    return MK_OK;
 }
