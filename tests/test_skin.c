@@ -228,15 +228,15 @@ static void test_apply_morph_one_call(void)
 #undef RND
 }
 
-/* The fused path over several blocks (2501 vertices: two whole blocks of
- * 1024 and a tail that is not a multiple of 8), dense and sparse targets on
+/* The fused path over several blocks (16391 vertices: two whole blocks of
+ * 8192 and a tail that is not a multiple of 8), dense and sparse targets on
  * every attribute: bit for bit what mk_morph_evaluate then mk_skin_apply in
  * place give, and within 1e-6 of the plain C skinning reference on the
  * morphed data; a NaN weight or a short output is misuse, nothing written.
  * CTest runs this once per MK_SIMD variant. */
 static void test_apply_morph_blocks(void)
 {
-    enum { VC = 2501, TC = 3, JC = 5 };
+    enum { VC = 16391, TC = 3, JC = 5 };
     uint32_t counts[TC * 3] = {MK_MORPH_DENSE, MK_MORPH_DENSE, MK_MORPH_DENSE,
                                VC / 5 + 1,     MK_MORPH_DENSE, VC / 3 + 1,
                                MK_MORPH_DENSE, 0,              0};
