@@ -1,10 +1,13 @@
 /* Skinning kernel cost: ns per vertex with 4 influences, positions +
  * normals, 64 joints, on generated 20k- and 2M-vertex primitives, for the C
- * reference, the SSE2 variant and mk_skin_apply (AVX2 + FMA where the CPU
- * has them), beside a memcpy of as many bytes as the kernel reads
- * (positions, normals, joint indices, weights: 48 per vertex) in the same
- * run: the floor of a kernel that reads its data once. `--quick` runs a
- * tiny size once (CTest smoke run). Nothing about time is asserted. */
+ * reference, each SIMD variant the CPU runs and mk_skin_apply, beside a
+ * memcpy of as many bytes as the kernel reads (positions, normals, joint
+ * indices, weights: 48 per vertex) in the same run: the floor of a kernel
+ * that reads its data once. A second row per size: morph (two dense
+ * targets) then skin as two calls and as mk_skin_apply_morph's fused
+ * blocks, beside a copy of the 96 B a vertex the fused call reads.
+ * `--quick` runs a tiny size once (CTest smoke run). Nothing about time is
+ * asserted. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
