@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "kernels.h"
 #include "mk_test.h"
 #include "morphkit/gltf.h"
 #include "morphkit/morph.h"
@@ -227,6 +228,94 @@ static void test_apply_morph_one_call(void)
 #undef RND
 }
 
+/* The fused path over several blocks (16391 vertices: two whole blocks of
+ * 8192 and a tail that is not a multiple of 8), dense and sparse targets on
+ * every attribute: bit for bit what mk_morph_evaluate then mk_skin_apply in
+ * place give, and within 1e-6 of the plain C skinning reference on the
+ * morphed data; a NaN weight or a short output is misuse, nothing written.
+ * CTest runs this once per MK_SIMD variant. */
+static void test_apply_morph_blocks(void)
+{
+    enum { VC = 16391, TC = 3, JC = 5 };
+    uint32_t counts[TC * 3] = {MK_MORPH_DENSE, MK_MORPH_DENSE, MK_MORPH_DENSE,
+                               VC / 5 + 1,     MK_MORPH_DENSE, VC / 3 + 1,
+                               MK_MORPH_DENSE, 0,              0};
+    mk_morph_set_desc md = {VC, TC, true, true, counts};
+    mk_morph_set *set = NULL;
+    mk_skin *skin = NULL;
+    mk_error err;
+    CHECK(mk_morph_set_create(&md, NULL, &set, &err) == MK_OK);
+    mk_skin_desc sd = {VC, JC, 4};
+    CHECK(mk_skin_create(&sd, NULL, &skin, &err) == MK_OK);
+    if (!set || !skin)
+        return;
+    uint32_t r = 99;
+#define RND() ((r = r * 1664525u + 1013904223u), (float)(r >> 8) / 16777216.0f - 0.5f)
+    for (int i = 0; i < VC * 3; i++)
+        set->base_positions[i] = RND() * 4, set->base_normals[i] = RND();
+    for (int i = 0; i < VC * 4; i++)
+        set->base_tangents[i] = i % 4 == 3 ? (i % 8 == 3 ? 1.0f : -1.0f) : RND();
+    for (int t = 0; t < TC; t++)
+        for (int a = 0; a < 3; a++) {
+            mk_morph_delta *d = &set->targets[t].delta[a];
+            uint32_t step = a == MK_MORPH_POSITION ? 5 : 3;
+            for (uint32_t e = 0; e < d->entry_count; e++) {
+                if (d->indices)
+                    d->indices[e] = e * step;
+                for (int c = 0; c < 3; c++)
+                    d->values[3 * e + c] = RND();
+            }
+        }
+    CHECK(mk_morph_set_validate(set, &err) == MK_OK);
+    for (int i = 0; i < VC * 4; i++) {
+        skin->joints[i] = (uint16_t)((i * 7 + i / 4) % JC);
+        skin->weights[i] = RND() + 0.5f;
+    }
+    CHECK(mk_skin_prepare(skin, &err) == MK_OK);
+    float jm[JC * 16];
+    for (int i = 0; i < JC * 16; i++)
+        jm[i] = i % 4 == 3 ? (i % 16 == 15 ? 1.0f : 0.0f) : RND() * 3;
+    static float mp[VC * 3], mn[VC * 3], mt[VC * 4]; /* the morph alone */
+    static float p1[VC * 3], n1[VC * 3], t1[VC * 4], p2[VC * 3], n2[VC * 3], t2[VC * 4];
+    static float rp[VC * 3], rn[VC * 3], rt[VC * 4];
+    const float w[TC] = {0.7f, -0.4f, 0.25f};
+    CHECK(mk_morph_evaluate(set, w, mp, mn, mt, VC, &err) == MK_OK);
+    memcpy(p1, mp, sizeof p1), memcpy(n1, mn, sizeof n1), memcpy(t1, mt, sizeof t1);
+    CHECK(mk_skin_apply(skin, jm, JC, p1, n1, t1, p1, n1, t1, VC, &err) == MK_OK);
+    CHECK(mk_skin_apply_morph(skin, set, w, jm, JC, p2, n2, t2, VC, &err) == MK_OK);
+    CHECK(memcmp(p1, p2, sizeof p1) == 0);
+    CHECK(memcmp(n1, n2, sizeof n1) == 0);
+    CHECK(memcmp(t1, t2, sizeof t1) == 0);
+    mk_skin_apply_scalar(skin, jm, mp, mn, mt, rp, rn, rt);
+    double worst = 0;
+    for (int i = 0; i < VC * 3; i++) {
+        double e = fabs(p2[i] - rp[i]) / (1.0 + fabs(rp[i]));
+        worst = e > worst ? e : worst;
+        e = fabs(n2[i] - rn[i]);
+        worst = e > worst ? e : worst;
+    }
+    for (int i = 0; i < VC * 4; i++) {
+        double e = fabs(t2[i] - rt[i]);
+        worst = e > worst ? e : worst;
+    }
+    CHECK(worst <= 1e-6);
+    /* Positions only: the same positions. */
+    memset(p2, 0, sizeof p2);
+    CHECK(mk_skin_apply_morph(skin, set, w, jm, JC, p2, NULL, NULL, VC, &err) == MK_OK);
+    CHECK(memcmp(p1, p2, sizeof p1) == 0);
+    /* Misuse: nothing written. */
+    const float bad[TC] = {0.5f, NAN, 0.0f};
+    p2[0] = 42.0f;
+    CHECK(mk_skin_apply_morph(skin, set, bad, jm, JC, p2, NULL, NULL, VC, &err) ==
+          MK_ERR_INVALID_ARGUMENT);
+    CHECK(mk_skin_apply_morph(skin, set, w, jm, JC, p2, NULL, NULL, VC - 1, &err) ==
+          MK_ERR_INVALID_ARGUMENT);
+    CHECK(p2[0] == 42.0f);
+    mk_skin_destroy(skin);
+    mk_morph_set_destroy(set);
+#undef RND
+}
+
 /* Weights are normalized by mk_skin_prepare: (0.5, 0.25) -> (2/3, 1/3);
  * all zero -> (1, 0); (0.5, 0.5000004) is within the tolerance and kept. */
 static void test_weight_normalization(void)
@@ -296,12 +385,13 @@ static void test_misuse(void)
     mk_skin_destroy(NULL);
 }
 
-/* Every SIMD variant the machine runs (SSE2; AVX2 + FMA where the CPU has
- * them) and mk_skin_apply against the plain C reference on random data:
- * influence counts 3 (the generic loop), 4 and 8 (unrolled), with and
- * without tangents (AVX2 normalizes normals four vertices at a time only
- * without them), 257 vertices (a tail after the blocks of 4), affine joint
- * matrices, in place. Tolerance 1e-6 relative (skin.h). */
+/* Every SIMD variant the machine runs (SSE2; AVX2 + FMA and AVX-512 where
+ * the CPU has them) and mk_skin_apply against the plain C reference on
+ * random data: influence counts 3 (the generic loop), 4 and 8 (unrolled),
+ * with and without tangents (AVX2 normalizes normals four vertices at a
+ * time only without them), tangents without normals and positions alone,
+ * 257 vertices (a tail after the blocks of 4 and of 8: AVX-512's masked
+ * one), affine joint matrices, in place. Tolerance 1e-6 relative (skin.h). */
 typedef void (*kernel_fn)(const mk_skin *, const float *, const float *, const float *,
                           const float *, float *, float *, float *);
 
@@ -311,7 +401,7 @@ static void apply_public(const mk_skin *s, const float *jm, const float *ip, con
     CHECK(mk_skin_apply(s, jm, s->joint_count, ip, in, it, op, on, ot, s->vertex_count, NULL) == MK_OK);
 }
 
-static void check_kernels(uint32_t ic, bool tangents)
+static void check_kernels(uint32_t ic, bool normals, bool tangents)
 {
     enum { VC = 257, JC = 13 };
     mk_skin_desc d = {VC, JC, ic};
@@ -338,26 +428,29 @@ static void check_kernels(uint32_t ic, bool tangents)
         pos[i] = RND() * 10 - 5, nrm[i] = RND() * 2 - 1;
     for (int i = 0; i < VC * 4; i++)
         tan[i] = (i % 4 == 3) ? (RND() < 0.5f ? -1.0f : 1.0f) : RND() * 2 - 1;
-    mk_skin_apply_scalar(skin, jm, pos, nrm, tangents ? tan : NULL, rp, rn, tangents ? rt : NULL);
-    kernel_fn kernels[3] = {apply_public, NULL, NULL};
-    const char *names[3] = {"mk_skin_apply", "sse2", "avx2"};
+    float *N = normals ? nrm : NULL, *RN = normals ? rn : NULL, *ON = normals ? on : NULL;
+    mk_skin_apply_scalar(skin, jm, pos, N, tangents ? tan : NULL, rp, RN, tangents ? rt : NULL);
+    kernel_fn kernels[4] = {apply_public, NULL, NULL, NULL};
+    const char *names[4] = {"mk_skin_apply", "sse2", "avx2", "avx512"};
 #if defined(__SSE2__)
     kernels[1] = mk_skin_apply_sse2;
     if (mk_skin_have_avx2())
         kernels[2] = mk_skin_apply_avx2;
+    if (mk_skin_have_avx512())
+        kernels[3] = mk_skin_apply_avx512;
 #endif
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         if (!kernels[k])
             continue;
         memcpy(op, pos, sizeof op);
         memcpy(on, nrm, sizeof on);
         memcpy(ot, tan, sizeof ot);
-        kernels[k](skin, jm, op, on, tangents ? ot : NULL, op, on, tangents ? ot : NULL);
+        kernels[k](skin, jm, op, ON, tangents ? ot : NULL, op, ON, tangents ? ot : NULL);
         double worst = 0;
         for (int i = 0; i < VC * 3; i++) {
             double e = fabs(op[i] - rp[i]) / (1.0 + fabs(rp[i]));
             worst = e > worst ? e : worst;
-            e = fabs(on[i] - rn[i]);
+            e = normals ? fabs(on[i] - rn[i]) : 0.0;
             worst = e > worst ? e : worst;
         }
         for (int i = 0; tangents && i < VC * 4; i++) {
@@ -365,8 +458,8 @@ static void check_kernels(uint32_t ic, bool tangents)
             worst = e > worst ? e : worst;
         }
         if (!(worst <= 1e-6)) {
-            fprintf(stderr, "%s, %u influences%s: worst difference %g\n", names[k], ic,
-                    tangents ? ", tangents" : "", worst);
+            fprintf(stderr, "%s, %u influences%s%s: worst difference %g\n", names[k], ic,
+                    normals ? ", normals" : "", tangents ? ", tangents" : "", worst);
             mk_test_failures++;
         }
     }
@@ -388,11 +481,14 @@ static void test_kernels_match_reference(void)
 {
     const uint32_t counts[3] = {3, 4, 8};
     for (int i = 0; i < 3; i++) {
-        check_kernels(counts[i], false);
-        check_kernels(counts[i], true);
+        check_kernels(counts[i], true, false);
+        check_kernels(counts[i], true, true);
     }
+    check_kernels(4, false, true); /* tangents without normals */
+    check_kernels(4, false, false); /* positions only */
 #if defined(__SSE2__)
-    printf("skin kernels tested: scalar, sse2%s\n", mk_skin_have_avx2() ? ", avx2" : "");
+    printf("skin kernels tested: scalar, sse2%s%s\n", mk_skin_have_avx2() ? ", avx2" : "",
+           mk_skin_have_avx512() ? ", avx512" : "");
 #endif
 }
 
@@ -649,8 +745,26 @@ static void test_gltf_negative_weight(void)
     mk_gltf_destroy(g);
 }
 
-MK_TEST_MAIN(MK_TEST(test_two_joint_bend), MK_TEST(test_non_uniform_scale),
-             MK_TEST(test_skin_after_two_morph_targets), MK_TEST(test_apply_morph_one_call), MK_TEST(test_weight_normalization),
-             MK_TEST(test_misuse), MK_TEST(test_kernels_match_reference),
-             MK_TEST(test_gltf_two_sets), MK_TEST(test_gltf_no_inverse_bind),
-             MK_TEST(test_gltf_malformed_skins), MK_TEST(test_gltf_negative_weight))
+int main(int argc, char **argv)
+{
+    const char *want = getenv("MK_SIMD");
+    if (want) { /* the per-variant runs: skipped where the CPU lacks the variant */
+        static const char *const names[] = {"scalar", "sse2", "avx2", "avx512"};
+        int found = 0;
+        for (int l = 0; l < MK_SIMD_LEVEL_COUNT; l++)
+            if (strcmp(want, names[l]) == 0)
+                found = mk_kernels_for_level((mk_simd_level)l) != NULL;
+        if (!found) {
+            printf("MK_SIMD=%s: not available on this CPU, skipped\n", want);
+            return 77;
+        }
+    }
+    static const mk_test_case cases[] = {
+        MK_TEST(test_two_joint_bend), MK_TEST(test_non_uniform_scale),
+        MK_TEST(test_skin_after_two_morph_targets), MK_TEST(test_apply_morph_one_call),
+        MK_TEST(test_apply_morph_blocks), MK_TEST(test_weight_normalization),
+        MK_TEST(test_misuse), MK_TEST(test_kernels_match_reference),
+        MK_TEST(test_gltf_two_sets), MK_TEST(test_gltf_no_inverse_bind),
+        MK_TEST(test_gltf_malformed_skins), MK_TEST(test_gltf_negative_weight)};
+    return mk_test_run(cases, sizeof cases / sizeof cases[0], argc, argv);
+}

@@ -107,12 +107,14 @@ MK_API mk_status mk_skin_joint_matrices(const mk_skin *skin, const float *world,
  * allowed. out_capacity is the vertices each output holds (>= the skin's
  * vertex_count, else MK_ERR_INVALID_ARGUMENT and nothing written).
  * joint_matrices holds matrix_count >= joint_count matrices
- * (mk_skin_joint_matrices). Runs AVX2 + FMA where the library's kernel
- * choice (blend.h: made once; the MK_SIMD environment variable may lower it)
- * is avx2 or above, else SSE2 (x86-64 baseline), else plain C; every variant
- * matches the plain C reference within 1e-6 (relative for positions,
- * absolute for the unit normals and tangents), which the tests check for
- * each variant the machine runs. */
+ * (mk_skin_joint_matrices). Runs AVX-512 (eight vertices at a time) where
+ * the library's kernel choice (blend.h: made once; the MK_SIMD environment
+ * variable may lower it) is avx512 and the CPU has AVX-512F and VL, AVX2 +
+ * FMA where it is avx2 or above, else SSE2 (x86-64 baseline), else plain C;
+ * every variant matches the plain C reference within 1e-6 (relative for
+ * positions, absolute for the unit normals and tangents), which the tests
+ * check for each variant the machine runs. A vertex's result never depends
+ * on its neighbours or its place in the array. */
 MK_API mk_status mk_skin_apply(const mk_skin *skin, const float *joint_matrices,
                                size_t matrix_count, const float *in_positions,
                                const float *in_normals, const float *in_tangents,
@@ -121,14 +123,15 @@ MK_API mk_status mk_skin_apply(const mk_skin *skin, const float *joint_matrices,
 
 /* Morph, then skin, in one call: mk_morph_evaluate(set, weights, ...) into
  * the outputs, then mk_skin_apply in place, with the same results bit for
- * bit. Where no target is active (weights all zero, or a set without
+ * bit, done block by block (8192 vertices: each block is morphed, then
+ * skinned while it is still in cache). Where no target is active (weights all zero, or a set without
  * targets) the morph is the base itself and the skin reads the base arrays
  * directly: one pass over the vertex data instead of a copy and a pass;
  * positions are then the same bit for bit, normals and tangents within
  * 1e-6 (normalized once instead of twice). weights:
  * target_count floats, NULL for the set's defaults. MK_ERR_INVALID_ARGUMENT
- * as mk_skin_apply, plus a NULL set or a set whose vertex count is not the
- * skin's; an output the set has no base attribute for is left untouched. */
+ * as mk_skin_apply, plus a NULL set, a set whose vertex count is not the
+ * skin's or a weight that is NaN or infinite (nothing written); an output the set has no base attribute for is left untouched. */
 MK_API mk_status mk_skin_apply_morph(const mk_skin *skin, const mk_morph_set *set,
                                      const float *weights, const float *joint_matrices,
                                      size_t matrix_count, float *out_positions,

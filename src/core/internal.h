@@ -108,6 +108,16 @@ static inline void mk_strfree(const mk_allocator *a, char *s)
  * (0, 0, 0) rather than divided by ~0 (blend.h). */
 #define MK_NORMAL_MIN_LENGTH2 1e-24f
 
+/* The morph of vertices [v0, v1) of set (morph.c): bit for bit what
+ * mk_morph_evaluate writes for them, into pos / nrm / tan pointing at
+ * vertex v0, so a consumer can take the morph block by block while it is
+ * in L1 (mk_skin_apply_morph). weights: target_count finite floats,
+ * checked by the caller; nrm / tan may be NULL, and are ignored where the
+ * set has no such base attribute. */
+struct mk_morph_set;
+void mk_morph_evaluate_range(const struct mk_morph_set *set, const float *weights, uint32_t v0,
+                             uint32_t v1, float *pos, float *nrm, float *tan);
+
 /* The plain C skinning kernel (skin.c), for tests comparing the SIMD one
  * with it; arguments as mk_skin_apply's, already checked. */
 struct mk_skin;
@@ -116,8 +126,9 @@ void mk_skin_apply_scalar(const struct mk_skin *skin, const float *joint_matrice
                           const float *in_tangents, float *out_positions, float *out_normals,
                           float *out_tangents);
 #if defined(__SSE2__)
-/* The SIMD variants (same arguments); mk_skin_apply picks AVX2 + FMA when
- * mk_skin_have_avx2() says the CPU has them, else SSE2. */
+/* The SIMD variants (same arguments); mk_skin_apply picks AVX-512, AVX2 +
+ * FMA or SSE2 by the library's kernel choice and what
+ * mk_skin_have_avx512() / mk_skin_have_avx2() say the CPU has. */
 void mk_skin_apply_sse2(const struct mk_skin *skin, const float *joint_matrices,
                         const float *in_positions, const float *in_normals,
                         const float *in_tangents, float *out_positions, float *out_normals,
@@ -126,7 +137,12 @@ void mk_skin_apply_avx2(const struct mk_skin *skin, const float *joint_matrices,
                         const float *in_positions, const float *in_normals,
                         const float *in_tangents, float *out_positions, float *out_normals,
                         float *out_tangents);
+void mk_skin_apply_avx512(const struct mk_skin *skin, const float *joint_matrices,
+                          const float *in_positions, const float *in_normals,
+                          const float *in_tangents, float *out_positions, float *out_normals,
+                          float *out_tangents);
 bool mk_skin_have_avx2(void);
+bool mk_skin_have_avx512(void); /* AVX-512F + VL beside AVX2 + FMA */
 #endif
 
 #endif

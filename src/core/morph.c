@@ -144,35 +144,6 @@ mk_status mk_morph_set_validate(const mk_morph_set *set, mk_error *err)
     return MK_OK;
 }
 
-/* out (stride 3 or 4 floats per vertex) += w * delta. */
-static void add_delta(float *restrict out, size_t stride, const mk_morph_delta *d, float w)
-{
-    /* restrict: outputs never overlap the set (header contract), which lets
-     * the compiler vectorize the dense loop without runtime overlap checks. */
-    const float *restrict v = d->values;
-    if (!d->indices) {
-        if (stride == 3) {
-            size_t n = (size_t)d->entry_count * 3;
-            for (size_t i = 0; i < n; i++)
-                out[i] += w * v[i];
-        } else {
-            for (size_t i = 0; i < d->entry_count; i++) {
-                float *o = out + i * stride;
-                o[0] += w * v[3 * i];
-                o[1] += w * v[3 * i + 1];
-                o[2] += w * v[3 * i + 2];
-            }
-        }
-        return;
-    }
-    for (size_t e = 0; e < d->entry_count; e++) {
-        float *o = out + (size_t)d->indices[e] * stride;
-        o[0] += w * v[3 * e];
-        o[1] += w * v[3 * e + 1];
-        o[2] += w * v[3 * e + 2];
-    }
-}
-
 /* Re-normalizes xyz of each vertex; (0 0 0) below 1e-12, as blend.h does.
  * Packed float3 goes through the blend kernel (in place, w = 0: the same
  * SIMD normalization); tangents (stride 4) take the plain loop. */
@@ -222,14 +193,14 @@ static size_t lower_entry(const mk_morph_delta *d, uint32_t v)
     return lo;
 }
 
-/* out (packed float3, the whole array) += w * the sparse entries of d
- * whose vertices lie in [v0, v1). */
-static void add_sparse_range(float *restrict out, const mk_morph_delta *d, float w, uint32_t v0,
-                             uint32_t v1)
+/* out (vertex v0 at out[0], stride floats a vertex) += w * the sparse
+ * entries of d whose vertices lie in [v0, v1). */
+static void add_sparse_range(float *restrict out, size_t stride, const mk_morph_delta *d,
+                             float w, uint32_t v0, uint32_t v1)
 {
     const float *restrict v = d->values;
     for (size_t e = lower_entry(d, v0); e < d->entry_count && d->indices[e] < v1; e++) {
-        float *o = out + (size_t)d->indices[e] * 3;
+        float *o = out + (size_t)(d->indices[e] - v0) * stride;
         o[0] += w * v[3 * e];
         o[1] += w * v[3 * e + 1];
         o[2] += w * v[3 * e + 2];
@@ -238,7 +209,7 @@ static void add_sparse_range(float *restrict out, const mk_morph_delta *d, float
 
 /* One packed float3 attribute (positions or normals) for vertices
  * [v0, v1): base plus every active target's delta in the order given
- * (out and base are the whole arrays). Runs of dense deltas are fused up to
+ * (base is the whole array, out points at vertex v0). Runs of dense deltas are fused up to
  * 4 at a time; a sparse delta first flushes the run, so every vertex sees
  * its additions in target order whatever the storage. */
 static void accumulate3(const mk_morph_set *set, int attribute, const float *base,
@@ -266,26 +237,81 @@ static void accumulate3(const mk_morph_set *set, int attribute, const float *bas
                 continue;
         }
         if (k) {
-            fused_sum(out + at, started ? out + at : base, dense, dw, k, n);
+            fused_sum(out, started ? out : base, dense, dw, k, n);
             started = true;
             k = 0;
         }
         if (d->indices) {
             if (!started)
-                memcpy(out + at, base, n * sizeof(float));
+                memcpy(out, base, n * sizeof(float));
             started = true;
-            add_sparse_range(out, d, w, v0, v1);
+            add_sparse_range(out, 3, d, w, v0, v1);
         }
     }
     if (k)
-        fused_sum(out + at, started ? out + at : base, dense, dw, k, n);
+        fused_sum(out, started ? out : base, dense, dw, k, n);
     else if (!started)
-        memcpy(out + at, base, n * sizeof(float));
+        memcpy(out, base, n * sizeof(float));
 }
 
-/* Vertices per block: positions and normals are finished block by block,
- * so each normal block is re-normalized while it is still in L1 (12 KB)
- * instead of in a second pass over the whole output. */
+/* Tangents of vertices [v0, v1) (tan points at vertex v0): base, every
+ * active target's delta in order, re-normalized xyz; w (handedness) is
+ * left as the base had it. */
+static void tangents_range(const mk_morph_set *set, const uint32_t *targets,
+                           const float *weights, size_t count, uint32_t v0, uint32_t v1,
+                           float *restrict tan)
+{
+    memcpy(tan, set->base_tangents + (size_t)v0 * 4, (size_t)(v1 - v0) * 4 * sizeof(float));
+    for (size_t i = 0; i < count; i++) {
+        float w = weights[i];
+        if (w == 0.0f)
+            continue;
+        uint32_t t = targets ? targets[i] : (uint32_t)i;
+        const mk_morph_delta *d = &set->targets[t].delta[MK_MORPH_TANGENT];
+        if (!d->entry_count)
+            continue;
+        if (d->indices) {
+            add_sparse_range(tan, 4, d, w, v0, v1);
+            continue;
+        }
+        const float *restrict v = d->values + (size_t)v0 * 3;
+        for (size_t e = 0; e < v1 - v0; e++) {
+            float *o = tan + e * 4;
+            o[0] += w * v[3 * e];
+            o[1] += w * v[3 * e + 1];
+            o[2] += w * v[3 * e + 2];
+        }
+    }
+    normalize3(tan, v1 - v0, 4);
+}
+
+/* Vertices [v0, v1) of the morph, each output pointing at vertex v0 (NULL:
+ * not wanted, or the set lacks that attribute). */
+static void evaluate_range(const mk_morph_set *set, const uint32_t *targets,
+                           const float *weights, size_t count, uint32_t v0, uint32_t v1,
+                           float *pos, float *nrm, float *tan)
+{
+    accumulate3(set, MK_MORPH_POSITION, set->base_positions, targets, weights, count, pos, v0,
+                v1);
+    if (nrm) {
+        accumulate3(set, MK_MORPH_NORMAL, set->base_normals, targets, weights, count, nrm, v0,
+                    v1);
+        normalize3(nrm, v1 - v0, 3);
+    }
+    if (tan)
+        tangents_range(set, targets, weights, count, v0, v1, tan);
+}
+
+void mk_morph_evaluate_range(const mk_morph_set *set, const float *weights, uint32_t v0,
+                             uint32_t v1, float *pos, float *nrm, float *tan)
+{
+    evaluate_range(set, NULL, weights, set->target_count, v0, v1, pos,
+                   set->base_normals ? nrm : NULL, set->base_tangents ? tan : NULL);
+}
+
+/* Vertices per block: every attribute is finished block by block, so each
+ * normal block is re-normalized while it is still in L1 (12 KB) instead of
+ * in a second pass over the whole output. */
 #define MORPH_BLOCK 1024u
 
 static void evaluate(const mk_morph_set *set, const uint32_t *targets, const float *weights,
@@ -298,28 +324,9 @@ static void evaluate(const mk_morph_set *set, const uint32_t *targets, const flo
         tan = NULL;
     for (uint32_t v0 = 0; v0 < vc; v0 += MORPH_BLOCK) {
         uint32_t v1 = vc - v0 < MORPH_BLOCK ? (uint32_t)vc : v0 + MORPH_BLOCK;
-        accumulate3(set, MK_MORPH_POSITION, set->base_positions, targets, weights, count, pos,
-                    v0, v1);
-        if (nrm) {
-            accumulate3(set, MK_MORPH_NORMAL, set->base_normals, targets, weights, count, nrm,
-                        v0, v1);
-            normalize3(nrm + (size_t)v0 * 3, v1 - v0, 3);
-        }
+        evaluate_range(set, targets, weights, count, v0, v1, pos + (size_t)v0 * 3,
+                       nrm ? nrm + (size_t)v0 * 3 : NULL, tan ? tan + (size_t)v0 * 4 : NULL);
     }
-    if (tan) {
-        memcpy(tan, set->base_tangents, vc * 4 * sizeof(float));
-        for (size_t i = 0; i < count; i++) {
-            float w = weights[i];
-            if (w == 0.0f)
-                continue;
-            uint32_t t = targets ? targets[i] : (uint32_t)i;
-            const mk_morph_delta *d = &set->targets[t].delta[MK_MORPH_TANGENT];
-            if (d->entry_count)
-                add_delta(tan, 4, d, w);
-        }
-    }
-    if (tan)
-        normalize3(tan, vc, 4); /* w (handedness) is left as the base had it */
 }
 
 /* The once-per-call checks shared by both entry points; nothing is written
