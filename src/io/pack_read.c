@@ -209,22 +209,44 @@ static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accesso
         /* sparse: the glTF reader's path substitutes the values */
         return mk_gltf_accessor_read_float(g, accessor, out, n, r->err);
     }
-    for (uint32_t i = 0; i < a->count; i++) {
-        const uint8_t *p = base + (size_t)i * a->stride;
-        for (uint32_t c = 0; c < comps; c++) {
-            float x;
-            if (csize == 1) {
-                x = (float)(int8_t)p[c];
-            } else {
-                int16_t v;
-                memcpy(&v, p + 2 * c, 2);
-                x = (float)v;
-            }
-            x *= scale;
-            /* the most negative code of a normalized value reads as -1 (§3.11) */
-            out[(size_t)i * comps + c] = a->normalized && x < -1.0f ? -1.0f : x;
+    /* one loop per form: the per-component tests cost more than the work */
+    const size_t count = a->count, stride = a->stride;
+    if (csize == 1 && comps == 3) {
+        for (size_t i = 0; i < count; i++) {
+            const int8_t *p = (const int8_t *)(base + i * stride);
+            float *o = out + 3 * i;
+            o[0] = (float)p[0] * scale;
+            o[1] = (float)p[1] * scale;
+            o[2] = (float)p[2] * scale;
+        }
+    } else if (comps == 3) {
+        for (size_t i = 0; i < count; i++) {
+            int16_t v[3];
+            memcpy(v, base + i * stride, sizeof v); /* little-endian host, as glTF */
+            float *o = out + 3 * i;
+            o[0] = (float)v[0] * scale;
+            o[1] = (float)v[1] * scale;
+            o[2] = (float)v[2] * scale;
+        }
+    } else if (csize == 1) {
+        for (size_t i = 0; i < count; i++) {
+            const int8_t *p = (const int8_t *)(base + i * stride);
+            float *o = out + i * comps;
+            for (uint32_t c = 0; c < comps; c++)
+                o[c] = (float)p[c] * scale;
+        }
+    } else {
+        for (size_t i = 0; i < count; i++) {
+            const uint8_t *p = base + i * stride;
+            float *o = out + i * comps;
+            for (uint32_t c = 0; c < comps; c++)
+                o[c] = (float)(int16_t)(uint16_t)(p[2 * c] | p[2 * c + 1] << 8) * scale;
         }
     }
+    /* the most negative code of a normalized value reads as -1 (§3.11) */
+    if (a->normalized)
+        for (size_t i = 0; i < count * comps; i++)
+            out[i] = out[i] < -1.0f ? -1.0f : out[i];
     return MK_OK;
 }
 
@@ -481,15 +503,10 @@ static mk_status parse_packed(const void *data, size_t size, const char *name,
                             "not a packed unit: neither a GLB nor glTF JSON");
     mk_gltf_options go = {0, 0, files};
     mk_gltf *g;
-    mk_status s = mk_gltf_parse(data, size, base_dir, file, &go, al, &g, err);
+    mk_gltf_json doc; /* the glTF reader's own parse, read once more for the extras */
+    mk_status s = mk_gltf_parse_keep_json(data, size, base_dir, file, &go, al, &g, &doc, err);
     if (s != MK_OK)
         return s;
-    mk_gltf_json doc;
-    size_t where;
-    if ((s = mk_gltf_json_parse(&doc, json, json_size, al, &where)) != MK_OK) {
-        mk_gltf_destroy(g);
-        return mk_error_set(err, s, file, 0, "JSON chunk unreadable");
-    }
     mk_pack_reader r = {&doc, file, err};
     const mk_gltf_json_value *x = morphkit_extras(&doc);
     mk_unit *u = x ? mk_alloc(al, sizeof *u) : NULL;
