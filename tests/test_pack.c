@@ -311,6 +311,29 @@ static void test_round_trip_demo_wing(void)
 {
     /* Beat_1 = Flap_1 (up) and Beat_2 = Flap_3 (down) are the same poses */
     round_trip(MK_TEST_SOURCE_DIR "/assets/demo/wing", MK_NONE);
+    /* quantized, the base pose is the frame whose deltas take the fewest
+     * bytes (the wing's 4th: its normal deltas to the up and down poses stay
+     * within [-1, 1] and are bytes; from frame 0 one target's leave it and
+     * would be floats), so frame 0 has a target; plain packs keep frame 0
+     * (round_trip above reads both back) */
+    mk_unit *u = load(MK_TEST_SOURCE_DIR "/assets/demo/wing");
+    mk_pack_options plain = {0};
+    plain.plain = true;
+    for (int k = 0; u && k < 2; k++) {
+        void *data = NULL;
+        size_t size = 0;
+        mk_error e;
+        CHECK(mk_unit_pack(u, k ? &plain : NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
+        const char *key = "\"frame_targets\":[", *hit = NULL;
+        for (size_t i = 0; data && i + strlen(key) < size && !hit; i++)
+            if (memcmp((const char *)data + i, key, strlen(key)) == 0)
+                hit = (const char *)data + i + strlen(key);
+        CHECK(hit != NULL);
+        if (hit)
+            CHECK_EQ_INT(hit[0] == '-', k == 1);
+        mk_free(NULL, data, size);
+    }
+    mk_unit_destroy(u);
 }
 
 static void test_round_trip_generated(void)
@@ -668,13 +691,14 @@ static void test_malformed_extras(void)
         mk_status code;
         const char *message;
     } cases[] = {
-        {"\"version\":1", "\"version\":2", MK_ERR_UNSUPPORTED, "version 2"},
-        {"\"version\":1", "\"version\":\"1\"", MK_ERR_PARSE, "extras.morphkit.version"},
+        {"\"version\":2", "\"version\":3", MK_ERR_UNSUPPORTED, "version 3"},
+        {"\"version\":2", "\"version\":\"2\"", MK_ERR_PARSE, "extras.morphkit.version"},
         {"\"morphkit\":{", "\"other\":{", MK_ERR_PARSE, "no extras.morphkit"},
         {"\"durations_us\":[70000", "\"durations_us\":[0", MK_ERR_PARSE, "durations_us"},
         {"\"durations_us\":[70000", "\"durations_us\":[7e99", MK_ERR_PARSE, "durations_us"},
         {"\"frame_targets\":[-1,", "\"frame_targets\":[-1,99,", MK_ERR_PARSE, "frame_targets"},
-        {"\"frame_targets\":[-1,", "\"frame_targets\":[0,", MK_ERR_PARSE, "frame_targets[0]"},
+        {"\"frame_targets\":[-1,0,1,2,1,3,4,5,6,7,-1,", "\"frame_targets\":[0,0,1,2,1,3,4,5,6,7,0,",
+         MK_ERR_PARSE, "frame_targets: no frame is the base"},
         {"\"frames\":[0,", "\"frames\":[99,", MK_ERR_RANGE, "clips"},
         {"\"loop_frame\":0", "\"loop_frame\":9", MK_ERR_INVALID_ARGUMENT, "clips"},
         {"\"loop_frame\":0", "\"loop_frame\":-1", MK_ERR_PARSE, "loop_frame"},

@@ -2,7 +2,9 @@
  * with a .bin), and reading it back (assets layer).
  *
  * The file (docs/pack.md) is plain glTF 2.0 that any viewer plays:
- *  - one mesh; the unit's first frame is the base pose (POSITION, NORMAL
+ *  - one mesh; one of the unit's frames is the base pose (quantized: the
+ *    one whose deltas to the others take the fewest bytes; plain and
+ *    every_frame: the first frame) (POSITION, NORMAL
  *    when the frames have normals, TEXCOORD_0 (1 - v: glTF's v runs down)
  *    when they have texture coordinates, 32- or 16-bit indices). One
  *    primitive, or, when the first frame's OBJ uses `usemtl`, one per
@@ -61,8 +63,10 @@
 extern "C" {
 #endif
 
-/* The version written in extras.morphkit.version; readers refuse others. */
-#define MK_PACK_VERSION 1
+/* The version written in extras.morphkit.version; readers read 1 to it and
+ * refuse others (version 2: the base pose may be any frame, and the `v` /
+ * `vn` maps are compact accessors named in the extras). */
+#define MK_PACK_VERSION 2
 
 /* Zero-initialized: quantized (KHR_mesh_quantization) with sparse targets
  * and a position error of at most 1e-4 of the unit's size.

@@ -313,7 +313,11 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     mk_frame_set *s = u->frames;
     const size_t n3 = 3 * (size_t)p->vertices;
     mk_status st;
-    float *base = mk_frame_set_positions_to_fill(s, 0), *nbase = mk_frame_set_normals_to_fill(s, 0);
+    /* the base pose: the first frame without a target (frame 0 before version 2) */
+    uint32_t b = 0;
+    while (p->frame_target[b] != MK_NONE)
+        b++;
+    float *base = mk_frame_set_positions_to_fill(s, b), *nbase = mk_frame_set_normals_to_fill(s, b);
     if ((st = read_attr(r, g, pr->position, base, n3)) != MK_OK)
         return st;
     if (nbase && (st = read_attr(r, g, pr->normal, nbase, n3)) != MK_OK)
@@ -332,8 +336,8 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     for (uint32_t v = 0; nbase && v < p->vertices; v++)
         if (!used[v])
             nbase[3 * (size_t)v] = nbase[3 * (size_t)v + 1] = nbase[3 * (size_t)v + 2] = 0.0f;
-    for (uint32_t f = 1; f < p->frames; f++)
-        if (p->frame_target[f] == MK_NONE) {
+    for (uint32_t f = 0; f < p->frames; f++)
+        if (p->frame_target[f] == MK_NONE && f != b) {
             memcpy(mk_frame_set_positions_to_fill(s, f), base, n3 * sizeof(float));
             if (nbase)
                 memcpy(mk_frame_set_normals_to_fill(s, f), nbase, n3 * sizeof(float));
@@ -348,7 +352,7 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
                 return st;
             }
             const float *b = attr ? nbase : base;
-            for (uint32_t f = 1; f < p->frames; f++) {
+            for (uint32_t f = 0; f < p->frames; f++) {
                 if (p->frame_target[f] != t)
                     continue;
                 float *o = attr ? mk_frame_set_normals_to_fill(s, f) : mk_frame_set_positions_to_fill(s, f);
@@ -389,9 +393,9 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
     int64_t version;
     if (!mk_pack_whole(r, mk_gltf_json_get(r->doc, x, "version"), 0, 1e9, &version))
         return mk_pack_bad(r, "version", MK_NONE, "missing or not a whole number");
-    if (version != MK_PACK_VERSION)
+    if (version < 1 || version > MK_PACK_VERSION)
         return mk_error_set(r->err, MK_ERR_UNSUPPORTED, r->file, 0,
-                            "packed unit version %lld is not supported (this reader reads %d)",
+                            "packed unit version %lld is not supported (this reader reads 1 to %d)",
                             (long long)version, MK_PACK_VERSION);
     if (g->mesh_count != 1 || g->meshes[0].primitive_count == 0 ||
         g->meshes[0].primitive_count > 1000)
