@@ -336,6 +336,41 @@ static void test_round_trip_demo_wing(void)
     mk_unit_destroy(u);
 }
 
+/* Files of version 1 (`_OBJ_V` / `_OBJ_VN` vertex attributes, base frame 0)
+ * still read; packed again (version 2: maps in the extras) they read back
+ * with the same maps and frames. */
+static void test_reads_version_1(void)
+{
+    static const char *const seeds[] = {"pack_tiny.glb", "pack_tiny_plain.glb",
+                                         "pack_tiny_meshopt.glb", "pack_materials.glb"};
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/tests/fuzz/seeds/%s", MK_TEST_SOURCE_DIR, seeds[i]);
+        mk_unit *u = NULL;
+        mk_error e;
+        CHECK_EQ_INT(mk_unit_load_packed(path, NULL, NULL, &u, &e), MK_OK);
+        if (!u)
+            continue;
+        void *data = NULL;
+        size_t size = 0;
+        mk_pack_stats st;
+        mk_unit *b = pack_and_read(u, NULL, &data, &size, &st);
+        if (b) {
+            CHECK_EQ_INT(b->position_count, u->position_count);
+            CHECK_EQ_INT(b->normal_count, u->normal_count);
+            CHECK_EQ_INT(b->frames->vertex_count, u->frames->vertex_count);
+            CHECK(memcmp(b->source_index, u->source_index,
+                         u->frames->vertex_count * sizeof(uint32_t)) == 0);
+            CHECK(u->normal_count == 0 ||
+                  memcmp(b->normal_vertex, u->normal_vertex, u->normal_count * sizeof(uint32_t)) == 0);
+            check_same_unit(u, b, st.max_position_error, st.max_normal_error + 1e-7, 0.5 / 65535 + 1.2e-7);
+        }
+        mk_unit_destroy(b);
+        mk_free(NULL, data, size);
+        mk_unit_destroy(u);
+    }
+}
+
 static void test_round_trip_generated(void)
 {
     /* 17 frames, poses 0..12: 12 targets (pose 0 is the base) */
@@ -706,16 +741,16 @@ static void test_malformed_extras(void)
         {"\"interpolation\":\"linear\"", "\"interpolation\":\"cubic\"", MK_ERR_PARSE, "interpolation"},
         {"\"events\":[[0,\"start\"]", "\"events\":[[0]", MK_ERR_PARSE, "events"},
         {"\"no_blend\":[2]", "\"no_blend\":[7]", MK_ERR_PARSE, "no_blend"},
-        {"\"position_count\":7", "\"position_count\":8", MK_ERR_MISMATCH, "_OBJ_V has no vertex"},
-        {"\"position_count\":7", "\"position_count\":6", MK_ERR_RANGE, "_OBJ_V"},
-        {"\"normal_count\":2", "\"normal_count\":1", MK_ERR_RANGE, "_OBJ_VN"},
+        {"\"position_count\":7", "\"position_count\":8", MK_ERR_MISMATCH, "obj_v has no vertex"},
+        {"\"position_count\":7", "\"position_count\":6", MK_ERR_RANGE, "obj_v[8] = 6"},
+        {"\"normal_count\":2", "\"normal_count\":1", MK_ERR_MISMATCH, "obj_vn has 2 entries, not 1"},
         {"\"frame_targets\":[", "\"files\":[\"a\"],\"frame_targets\":[", MK_ERR_PARSE, "files"},
         {"\"first_number\":1,\"frame_count\":2}", "\"first_number\":1,\"frame_count\":0}",
          MK_ERR_PARSE, "extras.morphkit.animations[0]"},
         {"\"first_number\":1,\"frame_count\":2}", "\"first_number\":true,\"frame_count\":2}",
          MK_ERR_PARSE, "animations[0].first_number"},
         {"\"config\":true", "\"config\":1", MK_ERR_PARSE, "config"},
-        {"\"_OBJ_V\":", "\"_OBJ_X\":", MK_ERR_PARSE, "_OBJ_V"},
+        {"\"obj_v\":", "\"obj_v\":true,\"x\":", MK_ERR_PARSE, "extras.morphkit.obj_v"},
         {"\"unit\":\"pack_bad\"", "\"unit\":\"a\\u0000b\"", MK_ERR_PARSE, "NUL"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -865,7 +900,8 @@ static void test_misuse(void)
 }
 
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
-             MK_TEST(test_round_trip_generated), MK_TEST(test_all_frames_identical),
+             MK_TEST(test_round_trip_generated), MK_TEST(test_reads_version_1),
+             MK_TEST(test_all_frames_identical),
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
              MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),
              MK_TEST(test_material_problems_are_warnings), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),

@@ -15,13 +15,12 @@
  *  - every other DISTINCT frame is one morph target (POSITION deltas, and
  *    NORMAL deltas with normals); frames equal to an earlier one, bit for
  *    bit, share its target, frames equal to the base use none;
- *  - `_OBJ_V`: each render vertex's 0-based OBJ `v` number, and with
- *    normals `_OBJ_VN`: the first-frame `vn` number the vertex stands for
- *    (none for all but one vertex of each `vn`), so positions and normals
- *    come back in the OBJ's own order. glTF has no 32-bit integer
- *    attributes: UNSIGNED_SHORT SCALAR when the counts are below 65535
- *    (65535: none; quantized files), else FLOAT SCALAR of whole numbers
- *    (-1: none), hence fewer than 2^24 of each;
+ *  - the OBJ order: extras.morphkit.obj_v names an unsigned SCALAR accessor
+ *    (UNSIGNED_BYTE, SHORT or INT) of each render vertex's 0-based OBJ `v`
+ *    number, obj_vn (with normals) one of each first-frame `vn`'s vertex
+ *    (the type's largest code: none), each left out when it is the
+ *    identity, so positions and normals come back in the OBJ's own order
+ *    (version 1 files: `_OBJ_V` / `_OBJ_VN` vertex attributes, still read);
  *  - one animation per clip, of the same name, with one `weights` channel
  *    keyed so that a viewer shows what the player shows from play start:
  *    LINEAR keys with one-hot weights at frame boundaries ((1 - w) F_k +

@@ -69,6 +69,7 @@ typedef struct mk_pack_writer {
     uint32_t view_count, accessor_count, animation_count;
     mk_pack_group groups[MK_PACK_MAX_GROUPS];
     uint32_t group_count;
+    uint32_t obj_v, obj_vn; /* the `v` / `vn` map accessors (MK_NONE: the identity) */
     bool failed; /* out of groups or memory */
 } mk_pack_writer;
 

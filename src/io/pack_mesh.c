@@ -338,8 +338,32 @@ static double normal_error(const mesh_ctx *m, uint32_t f, const float *base, con
 /* ---- the mesh ------------------------------------------------------------------------ */
 
 typedef struct mesh_ids {
-    uint32_t position, normal, texcoord, obj_v, obj_vn;
+    uint32_t position, normal, texcoord;
 } mesh_ids;
+
+/* A SCALAR accessor of count numbers in [0, top] (MK_NONE: the largest
+ * code of the type, which top stays below) in the fewest bytes. */
+static uint32_t put_map(mesh_ctx *m, const uint32_t *values, uint32_t count, uint32_t top)
+{
+    const uint32_t ct = top < 255 ? MK_PACK_UNSIGNED_BYTE
+                        : top < 65535 ? MK_PACK_UNSIGNED_SHORT
+                                      : MK_PACK_UNSIGNED_INT;
+    const uint32_t cs = component_size(ct);
+    if (!ensure_bytes(m, (size_t)count * cs)) {
+        m->failed = true;
+        return MK_NONE;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t x = values[i] == MK_NONE ? (ct == MK_PACK_UNSIGNED_BYTE ? 255u : ct == MK_PACK_UNSIGNED_SHORT ? 65535u : UINT32_MAX) : values[i];
+        uint8_t *d = m->bytes + (size_t)i * cs;
+        for (uint32_t b = 0; b < cs; b++)
+            d[b] = (uint8_t)(x >> (8 * b));
+    }
+    mk_pack_accessor a = {0, 0, ct, false, count, "SCALAR", 1, NULL, NULL, 0, 0, 0, 0, 0, 0};
+    a.view = mk_pack_add_view(m->w, MK_PACK_KIND_MAP, m->bytes, (size_t)count * cs, 0, 0, cs,
+                              &a.byte_offset);
+    return mk_pack_add_accessor(m->w, &a);
+}
 
 static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
 {
@@ -386,26 +410,29 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
                                     false, false);
         }
     }
-    /* glTF allows no UNSIGNED_INT attributes: UNSIGNED_SHORT when the
-     * numbers fit (65535: none), else exact floats (below 2^24, checked by
-     * the caller; -1: none) */
-    const bool shorts = !m->plain && m->u->position_count < 65535 && m->u->normal_count < 65535;
-    float *f = m->fb;
-    int32_t *iv = m->qa + 3 * (size_t)n; /* the half the targets use later */
-    const uint32_t ct = shorts ? MK_PACK_UNSIGNED_SHORT : MK_PACK_FLOAT;
-    for (uint32_t v = 0; v < n; v++)
-        iv[v] = (int32_t)m->u->source_index[v], f[v] = (float)m->u->source_index[v];
-    id->obj_v = put_attr(m, MK_PACK_KIND_MAP, shorts ? iv : NULL, shorts ? NULL : f, 1, ct, false,
-                         false, false);
-    if (s->normals) {
-        for (uint32_t v = 0; v < n; v++)
-            iv[v] = 65535, f[v] = -1.0f;
-        for (uint32_t j = 0; j < m->u->normal_count; j++)
-            if (m->u->normal_vertex[j] != MK_NONE)
-                iv[m->u->normal_vertex[j]] = (int32_t)j, f[m->u->normal_vertex[j]] = (float)j;
-        id->obj_vn = put_attr(m, MK_PACK_KIND_MAP, shorts ? iv : NULL, shorts ? NULL : f, 1, ct,
-                              false, false, false);
+    /* the `v` / `vn` maps: not vertex attributes (those would be padded to
+     * 4 bytes a vertex) but tight unsigned accessors named in the extras,
+     * left out when they are the identity */
+    const mk_unit *u = m->u;
+    /* compressed, one type for both shares one bufferView, whose JSON costs
+     * more than the bytes a narrower type saves */
+    uint32_t top_v = u->position_count - 1, top_vn = n;
+    if (m->compress)
+        top_v = top_vn = top_v > top_vn ? top_v : top_vn;
+    bool identity = n == u->position_count;
+    for (uint32_t v = 0; identity && v < n; v++)
+        identity = u->source_index[v] == v;
+    m->w->obj_v = identity ? MK_NONE : put_map(m, u->source_index, n, top_v);
+    m->w->obj_vn = MK_NONE;
+    if (s->normals && u->normal_count) {
+        identity = u->normal_count <= n;
+        for (uint32_t j = 0; identity && j < u->normal_count; j++)
+            identity = u->normal_vertex[j] == j;
+        if (!identity)
+            m->w->obj_vn = put_map(m, u->normal_vertex, u->normal_count, top_vn);
     }
+    if (m->failed)
+        return MK_ERR_OUT_OF_MEMORY;
     return MK_OK;
 }
 
@@ -638,7 +665,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     m.used = mk_alloc(al, m.n);
     float *nbase = mk_alloc(al, n3 * sizeof(float));
     mk_status st = MK_OK;
-    mesh_ids id = {MK_NONE, MK_NONE, MK_NONE, MK_NONE, MK_NONE};
+    mesh_ids id = {MK_NONE, MK_NONE, MK_NONE};
     if (!m.qa || !m.qb || !m.fa || !m.fb || !m.used || !nbase) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
@@ -675,9 +702,6 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
         mk_pack_buf_printf(&shared, ",\"NORMAL\":%u", id.normal);
     if (id.texcoord != MK_NONE)
         mk_pack_buf_printf(&shared, ",\"TEXCOORD_0\":%u", id.texcoord);
-    mk_pack_buf_printf(&shared, ",\"_OBJ_V\":%u", id.obj_v);
-    if (id.obj_vn != MK_NONE)
-        mk_pack_buf_printf(&shared, ",\"_OBJ_VN\":%u", id.obj_vn);
     mk_pack_buf_append(&shared, "}", 1);
     size_t attributes_end = shared.size;
     for (uint32_t t = 0; t < targets; t++) {

@@ -84,6 +84,7 @@ typedef struct packed {
     const mk_gltf *g;
     const mk_gltf_primitive *prim;
     uint32_t vertices, targets, frames;
+    uint32_t version;
     uint32_t obj_v, obj_vn; /* accessors or MK_NONE */
     uint32_t *frame_target;
     const struct mk_gltf_json_value *x; /* extras.morphkit */
@@ -137,10 +138,106 @@ static mk_status read_numbers(mk_pack_reader *r, const mk_gltf *g, uint32_t acce
     return MK_OK;
 }
 
+/* extras.morphkit.<key>: an unsigned SCALAR accessor of count numbers
+ * (version 2's maps), or MK_NONE when absent (the identity). */
+static mk_status map_accessor(mk_pack_reader *r, const packed *p, const char *key, uint32_t count,
+                              uint32_t *out)
+{
+    *out = MK_NONE;
+    const mk_gltf_json_value *v = mk_gltf_json_get(r->doc, p->x, key);
+    if (!v)
+        return MK_OK;
+    int64_t i;
+    if (!mk_pack_whole(r, v, 0, (double)p->g->accessor_count - 1, &i))
+        return mk_pack_bad(r, key, MK_NONE, "not an accessor index");
+    const mk_gltf_accessor *a = &p->g->accessors[i];
+    if (a->type != MK_GLTF_SCALAR || a->normalized ||
+        (a->component_type != MK_GLTF_UNSIGNED_BYTE && a->component_type != MK_GLTF_UNSIGNED_SHORT &&
+         a->component_type != MK_GLTF_UNSIGNED_INT))
+        return mk_pack_bad(r, key, MK_NONE, "not an unsigned integer SCALAR accessor");
+    if (a->count != count)
+        return mk_error_set(r->err, MK_ERR_MISMATCH, r->file, 0,
+                            "extras.morphkit.%s has %u entries, not %u", key, a->count, count);
+    *out = (uint32_t)i;
+    return MK_OK;
+}
+
+/* Version 2's maps: source_index from extras.morphkit.obj_v (absent: the
+ * identity), normal_vertex from obj_vn (the vertex of each `vn`; the
+ * type's largest code: none; absent: the identity). */
+static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t *scratch)
+{
+    const mk_allocator *al = &u->allocator;
+    const uint32_t n = p->vertices;
+    uint32_t acc;
+    mk_status s;
+    if (!(u->source_index = mk_alloc(al, (size_t)n * sizeof(uint32_t))))
+        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    if ((s = map_accessor(r, p, "obj_v", n, &acc)) != MK_OK)
+        return s;
+    if (acc == MK_NONE) {
+        if (n != u->position_count)
+            return mk_pack_bad(r, "obj_v", MK_NONE, "absent (the identity) but position_count is not the vertex count");
+        for (uint32_t v = 0; v < n; v++)
+            u->source_index[v] = v;
+    } else if ((s = mk_gltf_accessor_read_index(p->g, acc, u->source_index, n, r->err)) != MK_OK) {
+        return s;
+    }
+    /* scratch: one flag per `v` */
+    memset(scratch, 0, (size_t)u->position_count * sizeof(uint32_t));
+    for (uint32_t v = 0; v < n; v++) {
+        if (u->source_index[v] >= u->position_count)
+            return mk_error_set(r->err, MK_ERR_RANGE, r->file, 0,
+                                "extras.morphkit.obj_v[%u] = %u is not below position_count %u",
+                                v, u->source_index[v], u->position_count);
+        scratch[u->source_index[v]] = 1;
+    }
+    for (uint32_t i = 0; i < u->position_count; i++)
+        if (!scratch[i])
+            return mk_error_set(r->err, MK_ERR_MISMATCH, r->file, 0,
+                                "extras.morphkit.obj_v has no vertex for `v` %u", i + 1);
+    if (!u->frames->normals)
+        return u->normal_count ? mk_error_set(r->err, MK_ERR_MISMATCH, r->file, 0,
+                                              "normal_count %u without normals", u->normal_count)
+                               : MK_OK;
+    if (!u->normal_count)
+        return MK_OK;
+    if (!(u->normal_vertex = mk_alloc(al, (size_t)u->normal_count * sizeof(uint32_t))))
+        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    if ((s = map_accessor(r, p, "obj_vn", u->normal_count, &acc)) != MK_OK)
+        return s;
+    if (acc == MK_NONE) {
+        if (u->normal_count > n)
+            return mk_pack_bad(r, "obj_vn", MK_NONE, "absent (the identity) but normal_count is above the vertex count");
+        for (uint32_t j = 0; j < u->normal_count; j++)
+            u->normal_vertex[j] = j;
+        return MK_OK;
+    }
+    if ((s = mk_gltf_accessor_read_index(p->g, acc, u->normal_vertex, u->normal_count, r->err)) != MK_OK)
+        return s;
+    const mk_gltf_component_type ct = p->g->accessors[acc].component_type;
+    const uint32_t none = ct == MK_GLTF_UNSIGNED_BYTE ? 255u : ct == MK_GLTF_UNSIGNED_SHORT ? 65535u : UINT32_MAX;
+    memset(scratch, 0, (size_t)n * sizeof(uint32_t));
+    for (uint32_t j = 0; j < u->normal_count; j++) {
+        uint32_t v = u->normal_vertex[j];
+        if (v == none) {
+            u->normal_vertex[j] = MK_NONE;
+            continue;
+        }
+        if (v >= n || scratch[v])
+            return mk_error_set(r->err, MK_ERR_RANGE, r->file, 0,
+                                "extras.morphkit.obj_vn[%u] = %u is out of range or repeated", j, v);
+        scratch[v] = 1;
+    }
+    return MK_OK;
+}
+
 /* Index maps: source_index from _OBJ_V (every `v` must have a vertex),
  * normal_vertex from _OBJ_VN (each `vn` at most once). */
 static mk_status read_maps(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t *scratch)
 {
+    if (p->version >= 2)
+        return read_maps_v2(r, u, p, scratch);
     const mk_allocator *al = &u->allocator;
     const uint32_t n = p->vertices;
     mk_status s;
@@ -403,6 +500,7 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
                             "a packed unit has one mesh (with a primitive per material)");
     packed p;
     memset(&p, 0, sizeof p);
+    p.version = (uint32_t)version;
     p.g = g;
     p.prim = &g->meshes[0].primitives[0];
     p.targets = g->meshes[0].target_count;

@@ -292,6 +292,10 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_mate
     }
     if (!plain_names)
         mk_pack_buf_append(b, "]", 1);
+    if (w->obj_v != MK_NONE)
+        mk_pack_buf_printf(b, ",\"obj_v\":%u", w->obj_v);
+    if (w->obj_vn != MK_NONE)
+        mk_pack_buf_printf(b, ",\"obj_vn\":%u", w->obj_vn);
     mk_pack_buf_append(b, ",\"frame_targets\":[", 18);
     for (uint32_t f = 0; f < files->frame_count; f++)
         mk_pack_buf_printf(b, "%s%d", f ? "," : "",
