@@ -414,11 +414,13 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
      * 4 bytes a vertex) but tight unsigned accessors named in the extras,
      * left out when they are the identity */
     const mk_unit *u = m->u;
-    /* compressed, one type for both shares one bufferView, whose JSON costs
-     * more than the bytes a narrower type saves */
+    /* compressed: UNSIGNED_INT for both, so that they share one bufferView
+     * (its JSON costs more than narrow types save) and each number is one
+     * element for the meshopt codec's delta coding (four to an element
+     * code worse); the zero upper bytes cost next to nothing */
     uint32_t top_v = u->position_count - 1, top_vn = n;
     if (m->compress)
-        top_v = top_vn = top_v > top_vn ? top_v : top_vn;
+        top_v = top_vn = UINT32_MAX - 1;
     bool identity = n == u->position_count;
     for (uint32_t v = 0; identity && v < n; v++)
         identity = u->source_index[v] == v;

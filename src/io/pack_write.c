@@ -15,7 +15,7 @@ uint32_t mk_pack_add_view(mk_pack_writer *w, uint32_t kind, const void *data, si
 {
     /* vertex data of one layout shares a view whatever its kind: a compressed
      * view costs ~200 bytes of JSON, more than mixing kinds costs the codec */
-    if (target == MK_PACK_ARRAY_BUFFER)
+    if (target == MK_PACK_ARRAY_BUFFER || (target == 0 && kind < MK_PACK_KIND_IMAGE))
         kind = 0;
     uint32_t g = 0;
     while (g < w->group_count &&
