@@ -433,12 +433,11 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     for (uint32_t v = 0; nbase && v < p->vertices; v++)
         if (!used[v])
             nbase[3 * (size_t)v] = nbase[3 * (size_t)v + 1] = nbase[3 * (size_t)v + 2] = 0.0f;
-    for (uint32_t f = 0; f < p->frames; f++)
-        if (p->frame_target[f] == MK_NONE && f != b) {
-            memcpy(mk_frame_set_positions_to_fill(s, f), base, n3 * sizeof(float));
-            if (nbase)
-                memcpy(mk_frame_set_normals_to_fill(s, f), nbase, n3 * sizeof(float));
-        }
+    /* each frame is built once, in one pass: targets first (from the raw
+     * base), then the base itself, then its copies */
+    const bool unit_normals = nbase && g->accessors[pr->normal].component_type != MK_GLTF_FLOAT;
+    const float tx = p->translation[0], ty = p->translation[1], tz = p->translation[2];
+    const float sx = p->scale[0], sy = p->scale[1], sz = p->scale[2];
     for (uint32_t t = 0; t < p->targets; t++) {
         const mk_gltf_target *tg = &pr->targets[t];
         for (int attr = 0; attr < (nbase ? 2 : 1); attr++) {
@@ -448,33 +447,45 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
             } else if ((st = read_attr(r, g, acc, delta, n3)) != MK_OK) {
                 return st;
             }
-            const float *b = attr ? nbase : base;
+            const float *bs = attr ? nbase : base;
             for (uint32_t f = 0; f < p->frames; f++) {
                 if (p->frame_target[f] != t)
                     continue;
                 float *o = attr ? mk_frame_set_normals_to_fill(s, f) : mk_frame_set_positions_to_fill(s, f);
+                if (!attr && p->transform) {
+                    /* quantized positions are placed by the node (pack.h) */
+                    for (size_t i = 0; i < n3; i += 3) {
+                        o[i] = mk_pack_dequantize(tx, sx, bs[i] + delta[i]);
+                        o[i + 1] = mk_pack_dequantize(ty, sy, bs[i + 1] + delta[i + 1]);
+                        o[i + 2] = mk_pack_dequantize(tz, sz, bs[i + 2] + delta[i + 2]);
+                    }
+                    continue;
+                }
                 for (size_t i = 0; i < n3; i++)
-                    o[i] = b[i] + delta[i];
-                for (uint32_t v = 0; attr && v < p->vertices; v++)
+                    o[i] = bs[i] + delta[i];
+                for (uint32_t v = 0; attr && v < p->vertices; v++) {
                     if (!used[v])
                         o[3 * (size_t)v] = o[3 * (size_t)v + 1] = o[3 * (size_t)v + 2] = 0.0f;
+                    else if (unit_normals) /* quantized normals: normalized after the sum */
+                        mk_pack_normalize3(o + 3 * (size_t)v);
+                }
             }
         }
     }
-    if (p->transform) {
-        const float tx = p->translation[0], ty = p->translation[1], tz = p->translation[2];
-        const float sx = p->scale[0], sy = p->scale[1], sz = p->scale[2];
-        float *o = s->positions;
-        for (size_t i = 0; i < (size_t)p->frames * n3; i += 3) {
-            o[i] = mk_pack_dequantize(tx, sx, o[i]);
-            o[i + 1] = mk_pack_dequantize(ty, sy, o[i + 1]);
-            o[i + 2] = mk_pack_dequantize(tz, sz, o[i + 2]);
+    if (p->transform)
+        for (size_t i = 0; i < n3; i += 3) {
+            base[i] = mk_pack_dequantize(tx, sx, base[i]);
+            base[i + 1] = mk_pack_dequantize(ty, sy, base[i + 1]);
+            base[i + 2] = mk_pack_dequantize(tz, sz, base[i + 2]);
         }
-    }
-    if (nbase && g->accessors[pr->normal].component_type != MK_GLTF_FLOAT)
-        for (uint32_t f = 0; f < p->frames; f++)
-            for (uint32_t v = 0; v < p->vertices; v++)
-                mk_pack_normalize3(mk_frame_set_normals_to_fill(s, f) + 3 * (size_t)v);
+    for (uint32_t v = 0; unit_normals && v < p->vertices; v++)
+        mk_pack_normalize3(nbase + 3 * (size_t)v);
+    for (uint32_t f = 0; f < p->frames; f++)
+        if (p->frame_target[f] == MK_NONE && f != b) {
+            memcpy(mk_frame_set_positions_to_fill(s, f), base, n3 * sizeof(float));
+            if (nbase)
+                memcpy(mk_frame_set_normals_to_fill(s, f), nbase, n3 * sizeof(float));
+        }
     return MK_OK;
 }
 
