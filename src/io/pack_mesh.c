@@ -354,7 +354,10 @@ static uint32_t put_map(mesh_ctx *m, const uint32_t *values, uint32_t count, uin
         return MK_NONE;
     }
     for (uint32_t i = 0; i < count; i++) {
-        uint32_t x = values[i] == MK_NONE ? (ct == MK_PACK_UNSIGNED_BYTE ? 255u : ct == MK_PACK_UNSIGNED_SHORT ? 65535u : UINT32_MAX) : values[i];
+        const uint32_t none = ct == MK_PACK_UNSIGNED_BYTE    ? 255u
+                              : ct == MK_PACK_UNSIGNED_SHORT ? 65535u
+                                                             : UINT32_MAX;
+        uint32_t x = values[i] == MK_NONE ? none : values[i];
         uint8_t *d = m->bytes + (size_t)i * cs;
         for (uint32_t b = 0; b < cs; b++)
             d[b] = (uint8_t)(x >> (8 * b));
@@ -374,7 +377,8 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
         id->position = put_attr(m, MK_PACK_KIND_POSITION, m->qb, NULL, 3, MK_PACK_SHORT, false, false, true);
         m->st->max_position_error = position_error(m, m->base, m->qb, NULL);
     } else {
-        id->position = put_attr(m, MK_PACK_KIND_POSITION, NULL, mk_frame_set_positions(s, m->base), 3, MK_PACK_FLOAT, false, false, true);
+        id->position = put_attr(m, MK_PACK_KIND_POSITION, NULL, mk_frame_set_positions(s, m->base),
+                                3, MK_PACK_FLOAT, false, false, true);
     }
     if (s->normals) {
         if (m->plain) {

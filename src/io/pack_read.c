@@ -152,7 +152,8 @@ static mk_status map_accessor(mk_pack_reader *r, const packed *p, const char *ke
         return mk_pack_bad(r, key, MK_NONE, "not an accessor index");
     const mk_gltf_accessor *a = &p->g->accessors[i];
     if (a->type != MK_GLTF_SCALAR || a->normalized ||
-        (a->component_type != MK_GLTF_UNSIGNED_BYTE && a->component_type != MK_GLTF_UNSIGNED_SHORT &&
+        (a->component_type != MK_GLTF_UNSIGNED_BYTE &&
+         a->component_type != MK_GLTF_UNSIGNED_SHORT &&
          a->component_type != MK_GLTF_UNSIGNED_INT))
         return mk_pack_bad(r, key, MK_NONE, "not an unsigned integer SCALAR accessor");
     if (a->count != count)
@@ -177,7 +178,8 @@ static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t
         return s;
     if (acc == MK_NONE) {
         if (n != u->position_count)
-            return mk_pack_bad(r, "obj_v", MK_NONE, "absent (the identity) but position_count is not the vertex count");
+            return mk_pack_bad(r, "obj_v", MK_NONE,
+                               "absent (the identity) but position_count is not the vertex count");
         for (uint32_t v = 0; v < n; v++)
             u->source_index[v] = v;
     } else if ((s = mk_gltf_accessor_read_index(p->g, acc, u->source_index, n, r->err)) != MK_OK) {
@@ -208,15 +210,19 @@ static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t
         return s;
     if (acc == MK_NONE) {
         if (u->normal_count > n)
-            return mk_pack_bad(r, "obj_vn", MK_NONE, "absent (the identity) but normal_count is above the vertex count");
+            return mk_pack_bad(r, "obj_vn", MK_NONE,
+                               "absent (the identity) but normal_count is above the vertex count");
         for (uint32_t j = 0; j < u->normal_count; j++)
             u->normal_vertex[j] = j;
         return MK_OK;
     }
-    if ((s = mk_gltf_accessor_read_index(p->g, acc, u->normal_vertex, u->normal_count, r->err)) != MK_OK)
+    if ((s = mk_gltf_accessor_read_index(p->g, acc, u->normal_vertex, u->normal_count,
+                                         r->err)) != MK_OK)
         return s;
     const mk_gltf_component_type ct = p->g->accessors[acc].component_type;
-    const uint32_t none = ct == MK_GLTF_UNSIGNED_BYTE ? 255u : ct == MK_GLTF_UNSIGNED_SHORT ? 65535u : UINT32_MAX;
+    const uint32_t none = ct == MK_GLTF_UNSIGNED_BYTE    ? 255u
+                          : ct == MK_GLTF_UNSIGNED_SHORT ? 65535u
+                                                         : UINT32_MAX;
     memset(scratch, 0, (size_t)n * sizeof(uint32_t));
     for (uint32_t j = 0; j < u->normal_count; j++) {
         uint32_t v = u->normal_vertex[j];
@@ -226,7 +232,8 @@ static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t
         }
         if (v >= n || scratch[v])
             return mk_error_set(r->err, MK_ERR_RANGE, r->file, 0,
-                                "extras.morphkit.obj_vn[%u] = %u is out of range or repeated", j, v);
+                                "extras.morphkit.obj_vn[%u] = %u is out of range or repeated",
+                                j, v);
         scratch[v] = 1;
     }
     return MK_OK;
