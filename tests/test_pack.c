@@ -311,6 +311,64 @@ static void test_round_trip_demo_wing(void)
 {
     /* Beat_1 = Flap_1 (up) and Beat_2 = Flap_3 (down) are the same poses */
     round_trip(MK_TEST_SOURCE_DIR "/assets/demo/wing", MK_NONE);
+    /* quantized, the base pose is the frame whose deltas take the fewest
+     * bytes (the wing's 4th: its normal deltas to the up and down poses stay
+     * within [-1, 1] and are bytes; from frame 0 one target's leave it and
+     * would be floats), so frame 0 has a target; plain packs keep frame 0
+     * (round_trip above reads both back) */
+    mk_unit *u = load(MK_TEST_SOURCE_DIR "/assets/demo/wing");
+    mk_pack_options plain = {0};
+    plain.plain = true;
+    for (int k = 0; u && k < 2; k++) {
+        void *data = NULL;
+        size_t size = 0;
+        mk_error e;
+        CHECK(mk_unit_pack(u, k ? &plain : NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
+        const char *key = "\"frame_targets\":[", *hit = NULL;
+        for (size_t i = 0; data && i + strlen(key) < size && !hit; i++)
+            if (memcmp((const char *)data + i, key, strlen(key)) == 0)
+                hit = (const char *)data + i + strlen(key);
+        CHECK(hit != NULL);
+        if (hit)
+            CHECK_EQ_INT(hit[0] == '-', k == 1);
+        mk_free(NULL, data, size);
+    }
+    mk_unit_destroy(u);
+}
+
+/* Files of version 1 (`_OBJ_V` / `_OBJ_VN` vertex attributes, base frame 0)
+ * still read; packed again (version 2: maps in the extras) they read back
+ * with the same maps and frames. */
+static void test_reads_version_1(void)
+{
+    static const char *const seeds[] = {"pack_tiny.glb", "pack_tiny_plain.glb",
+                                         "pack_tiny_meshopt.glb", "pack_materials.glb"};
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/tests/fuzz/seeds/%s", MK_TEST_SOURCE_DIR, seeds[i]);
+        mk_unit *u = NULL;
+        mk_error e;
+        CHECK_EQ_INT(mk_unit_load_packed(path, NULL, NULL, &u, &e), MK_OK);
+        if (!u)
+            continue;
+        void *data = NULL;
+        size_t size = 0;
+        mk_pack_stats st;
+        mk_unit *b = pack_and_read(u, NULL, &data, &size, &st);
+        if (b) {
+            CHECK_EQ_INT(b->position_count, u->position_count);
+            CHECK_EQ_INT(b->normal_count, u->normal_count);
+            CHECK_EQ_INT(b->frames->vertex_count, u->frames->vertex_count);
+            CHECK(memcmp(b->source_index, u->source_index,
+                         u->frames->vertex_count * sizeof(uint32_t)) == 0);
+            CHECK(u->normal_count == 0 ||
+                  memcmp(b->normal_vertex, u->normal_vertex, u->normal_count * sizeof(uint32_t)) == 0);
+            check_same_unit(u, b, st.max_position_error, st.max_normal_error + 1e-7, 0.5 / 65535 + 1.2e-7);
+        }
+        mk_unit_destroy(b);
+        mk_free(NULL, data, size);
+        mk_unit_destroy(u);
+    }
 }
 
 static void test_round_trip_generated(void)
@@ -668,13 +726,14 @@ static void test_malformed_extras(void)
         mk_status code;
         const char *message;
     } cases[] = {
-        {"\"version\":1", "\"version\":2", MK_ERR_UNSUPPORTED, "version 2"},
-        {"\"version\":1", "\"version\":\"1\"", MK_ERR_PARSE, "extras.morphkit.version"},
+        {"\"version\":2", "\"version\":3", MK_ERR_UNSUPPORTED, "version 3"},
+        {"\"version\":2", "\"version\":\"2\"", MK_ERR_PARSE, "extras.morphkit.version"},
         {"\"morphkit\":{", "\"other\":{", MK_ERR_PARSE, "no extras.morphkit"},
         {"\"durations_us\":[70000", "\"durations_us\":[0", MK_ERR_PARSE, "durations_us"},
         {"\"durations_us\":[70000", "\"durations_us\":[7e99", MK_ERR_PARSE, "durations_us"},
         {"\"frame_targets\":[-1,", "\"frame_targets\":[-1,99,", MK_ERR_PARSE, "frame_targets"},
-        {"\"frame_targets\":[-1,", "\"frame_targets\":[0,", MK_ERR_PARSE, "frame_targets[0]"},
+        {"\"frame_targets\":[-1,0,1,2,1,3,4,5,6,7,-1,", "\"frame_targets\":[0,0,1,2,1,3,4,5,6,7,0,",
+         MK_ERR_PARSE, "frame_targets: no frame is the base"},
         {"\"frames\":[0,", "\"frames\":[99,", MK_ERR_RANGE, "clips"},
         {"\"loop_frame\":0", "\"loop_frame\":9", MK_ERR_INVALID_ARGUMENT, "clips"},
         {"\"loop_frame\":0", "\"loop_frame\":-1", MK_ERR_PARSE, "loop_frame"},
@@ -682,16 +741,16 @@ static void test_malformed_extras(void)
         {"\"interpolation\":\"linear\"", "\"interpolation\":\"cubic\"", MK_ERR_PARSE, "interpolation"},
         {"\"events\":[[0,\"start\"]", "\"events\":[[0]", MK_ERR_PARSE, "events"},
         {"\"no_blend\":[2]", "\"no_blend\":[7]", MK_ERR_PARSE, "no_blend"},
-        {"\"position_count\":7", "\"position_count\":8", MK_ERR_MISMATCH, "_OBJ_V has no vertex"},
-        {"\"position_count\":7", "\"position_count\":6", MK_ERR_RANGE, "_OBJ_V"},
-        {"\"normal_count\":2", "\"normal_count\":1", MK_ERR_RANGE, "_OBJ_VN"},
+        {"\"position_count\":7", "\"position_count\":8", MK_ERR_MISMATCH, "obj_v has no vertex"},
+        {"\"position_count\":7", "\"position_count\":6", MK_ERR_RANGE, "obj_v[8] = 6"},
+        {"\"normal_count\":2", "\"normal_count\":1", MK_ERR_MISMATCH, "obj_vn has 2 entries, not 1"},
         {"\"frame_targets\":[", "\"files\":[\"a\"],\"frame_targets\":[", MK_ERR_PARSE, "files"},
         {"\"first_number\":1,\"frame_count\":2}", "\"first_number\":1,\"frame_count\":0}",
          MK_ERR_PARSE, "extras.morphkit.animations[0]"},
         {"\"first_number\":1,\"frame_count\":2}", "\"first_number\":true,\"frame_count\":2}",
          MK_ERR_PARSE, "animations[0].first_number"},
         {"\"config\":true", "\"config\":1", MK_ERR_PARSE, "config"},
-        {"\"_OBJ_V\":", "\"_OBJ_X\":", MK_ERR_PARSE, "_OBJ_V"},
+        {"\"obj_v\":", "\"obj_v\":true,\"x\":", MK_ERR_PARSE, "extras.morphkit.obj_v"},
         {"\"unit\":\"pack_bad\"", "\"unit\":\"a\\u0000b\"", MK_ERR_PARSE, "NUL"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -841,7 +900,8 @@ static void test_misuse(void)
 }
 
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
-             MK_TEST(test_round_trip_generated), MK_TEST(test_all_frames_identical),
+             MK_TEST(test_round_trip_generated), MK_TEST(test_reads_version_1),
+             MK_TEST(test_all_frames_identical),
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
              MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),
              MK_TEST(test_material_problems_are_warnings), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),

@@ -2,7 +2,9 @@
  * with a .bin), and reading it back (assets layer).
  *
  * The file (docs/pack.md) is plain glTF 2.0 that any viewer plays:
- *  - one mesh; the unit's first frame is the base pose (POSITION, NORMAL
+ *  - one mesh; one of the unit's frames is the base pose (quantized: the
+ *    one whose deltas to the others take the fewest bytes; plain and
+ *    every_frame: the first frame) (POSITION, NORMAL
  *    when the frames have normals, TEXCOORD_0 (1 - v: glTF's v runs down)
  *    when they have texture coordinates, 32- or 16-bit indices). One
  *    primitive, or, when the first frame's OBJ uses `usemtl`, one per
@@ -13,13 +15,12 @@
  *  - every other DISTINCT frame is one morph target (POSITION deltas, and
  *    NORMAL deltas with normals); frames equal to an earlier one, bit for
  *    bit, share its target, frames equal to the base use none;
- *  - `_OBJ_V`: each render vertex's 0-based OBJ `v` number, and with
- *    normals `_OBJ_VN`: the first-frame `vn` number the vertex stands for
- *    (none for all but one vertex of each `vn`), so positions and normals
- *    come back in the OBJ's own order. glTF has no 32-bit integer
- *    attributes: UNSIGNED_SHORT SCALAR when the counts are below 65535
- *    (65535: none; quantized files), else FLOAT SCALAR of whole numbers
- *    (-1: none), hence fewer than 2^24 of each;
+ *  - the OBJ order: extras.morphkit.obj_v names an unsigned SCALAR accessor
+ *    (UNSIGNED_BYTE, SHORT or INT) of each render vertex's 0-based OBJ `v`
+ *    number, obj_vn (with normals) one of each first-frame `vn`'s vertex
+ *    (the type's largest code: none), each left out when it is the
+ *    identity, so positions and normals come back in the OBJ's own order
+ *    (version 1 files: `_OBJ_V` / `_OBJ_VN` vertex attributes, still read);
  *  - one animation per clip, of the same name, with one `weights` channel
  *    keyed so that a viewer shows what the player shows from play start:
  *    LINEAR keys with one-hot weights at frame boundaries ((1 - w) F_k +
@@ -61,8 +62,10 @@
 extern "C" {
 #endif
 
-/* The version written in extras.morphkit.version; readers refuse others. */
-#define MK_PACK_VERSION 1
+/* The version written in extras.morphkit.version; readers read 1 to it and
+ * refuse others (version 2: the base pose may be any frame, and the `v` /
+ * `vn` maps are compact accessors named in the extras). */
+#define MK_PACK_VERSION 2
 
 /* Zero-initialized: quantized (KHR_mesh_quantization) with sparse targets
  * and a position error of at most 1e-4 of the unit's size.

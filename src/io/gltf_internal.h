@@ -136,6 +136,7 @@ typedef struct mk_gltf_ctx {
     mk_gltf *g;
     struct mk_gltf_storage *st;
     const mk_gltf_json *json; /* the document being read */
+    mk_gltf_json *keep_json;  /* non-NULL: receives the parsed document on success */
     const char *file; /* for mk_error.file */
     const char *base_dir; /* NULL: external URIs are an error */
     size_t max_buffer;
@@ -144,6 +145,15 @@ typedef struct mk_gltf_ctx {
     size_t glb_bin_size;
     mk_error *err;
 } mk_gltf_ctx;
+
+/* mk_gltf_parse that also hands over its parsed JSON (on success only; its
+ * text lies in the model's storage: valid until mk_gltf_destroy; free it
+ * with mk_gltf_json_free and the same allocator), so a caller reading
+ * more of the document (extras) does not parse it twice. */
+mk_status mk_gltf_parse_keep_json(const void *data, size_t size, const char *base_dir,
+                                  const char *name, const mk_gltf_options *options,
+                                  const mk_allocator *allocator, mk_gltf **out,
+                                  mk_gltf_json *json, mk_error *err);
 
 /* Fills the error with "path: message" (just the message for a NULL or
  * empty path) and returns code. */

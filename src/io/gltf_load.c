@@ -148,7 +148,10 @@ mk_status mk_gltf_parse_document(mk_gltf_ctx *c, const char *json, size_t size)
     if (s == MK_OK)
         s = mk_gltf_parse_textures(c, root);
     c->json = NULL;
-    mk_gltf_json_free(&doc, &c->st->allocator);
+    if (s == MK_OK && c->keep_json)
+        *c->keep_json = doc; /* the caller reads it further and frees it */
+    else
+        mk_gltf_json_free(&doc, &c->st->allocator);
     return s;
 }
 
@@ -276,9 +279,10 @@ mk_status mk_gltf_load(const char *path, const mk_gltf_options *options,
     return finish(&c, s, out);
 }
 
-mk_status mk_gltf_parse(const void *data, size_t size, const char *base_dir, const char *name,
-                        const mk_gltf_options *options, const mk_allocator *allocator,
-                        mk_gltf **out, mk_error *err)
+static mk_status parse_memory(const void *data, size_t size, const char *base_dir,
+                              const char *name, const mk_gltf_options *options,
+                              const mk_allocator *allocator, mk_gltf **out, mk_gltf_json *keep_json,
+                              mk_error *err)
 {
     if (!out || (!data && size))
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, name, 0,
@@ -288,6 +292,7 @@ mk_status mk_gltf_parse(const void *data, size_t size, const char *base_dir, con
     mk_status s = begin(&c, name ? name : "<memory>", base_dir, options, allocator, err);
     if (s != MK_OK)
         return s;
+    c.keep_json = keep_json;
     if (size > c.max_buffer)
         return finish(&c,
                       mk_gltf_fail(&c, MK_ERR_LIMIT, NULL, "%zu bytes is above the limit %zu", size,
@@ -300,6 +305,21 @@ mk_status mk_gltf_parse(const void *data, size_t size, const char *base_dir, con
     if (size)
         memcpy(copy, data, size);
     return finish(&c, parse_owned(&c, copy, size), out);
+}
+
+mk_status mk_gltf_parse(const void *data, size_t size, const char *base_dir, const char *name,
+                        const mk_gltf_options *options, const mk_allocator *allocator,
+                        mk_gltf **out, mk_error *err)
+{
+    return parse_memory(data, size, base_dir, name, options, allocator, out, NULL, err);
+}
+
+mk_status mk_gltf_parse_keep_json(const void *data, size_t size, const char *base_dir,
+                                  const char *name, const mk_gltf_options *options,
+                                  const mk_allocator *allocator, mk_gltf **out,
+                                  mk_gltf_json *json, mk_error *err)
+{
+    return parse_memory(data, size, base_dir, name, options, allocator, out, json, err);
 }
 
 void mk_gltf_destroy(mk_gltf *gltf)

@@ -165,14 +165,16 @@ mk_status mk_pack_read_files(mk_pack_reader *r, const mk_gltf_json_value *x, mk_
     if (!*frame_target)
         return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
     i = 0;
+    bool base = false;
     MK_GLTF_JSON_EACH (r->doc, e, ft) {
         int64_t t;
-        if (!mk_pack_whole(r, e, -1, (double)targets - 1, &t) || (i == 0 && t != -1))
-            return mk_pack_bad(r, "frame_targets", i,
-                       i == 0 ? "the first frame is the base (-1)"
-                              : "not -1 or a morph target index of the mesh");
+        if (!mk_pack_whole(r, e, -1, (double)targets - 1, &t))
+            return mk_pack_bad(r, "frame_targets", i, "not -1 or a morph target index of the mesh");
+        base |= t < 0;
         (*frame_target)[i++] = t < 0 ? MK_NONE : (uint32_t)t;
     }
+    if (!base)
+        return mk_pack_bad(r, "frame_targets", MK_NONE, "no frame is the base (-1)");
     return MK_OK;
 }
 

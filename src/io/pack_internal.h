@@ -69,6 +69,7 @@ typedef struct mk_pack_writer {
     uint32_t view_count, accessor_count, animation_count;
     mk_pack_group groups[MK_PACK_MAX_GROUPS];
     uint32_t group_count;
+    uint32_t obj_v, obj_vn; /* the `v` / `vn` map accessors (MK_NONE: the identity) */
     bool failed; /* out of groups or memory */
 } mk_pack_writer;
 
@@ -167,9 +168,18 @@ void mk_pack_materials_free(mk_pack_materials *m, const mk_allocator *al);
  * and fills the node's translation/scale (identity unless positions are
  * quantized) and the stats' size, bits and errors. */
 mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *unit, const mk_pack_options *o,
-                             const mk_pack_materials *mats, const uint32_t *target_frame,
-                             uint32_t targets, float translation[3], float *scale,
-                             mk_pack_stats *stats, mk_error *err);
+                             const mk_pack_materials *mats, uint32_t base_frame,
+                             const uint32_t *target_frame, uint32_t targets,
+                             float translation[3], float *scale, mk_pack_stats *stats,
+                             mk_error *err);
+
+/* The frame to write as the base pose: on the quantized grid, the one whose
+ * dense deltas to the other frames take the fewest bytes (a frame in the
+ * middle of the motion often lets more targets be BYTE); 0 for plain and
+ * every_frame packs, when positions stay float, and for units where the
+ * search (frames^2 * vertices) would be slow. MK_ERR_OUT_OF_MEMORY only. */
+mk_status mk_pack_choose_base(const mk_unit *unit, const mk_pack_options *o,
+                              const mk_allocator *allocator, uint32_t *base);
 
 /* The one dequantization both the writer (to measure the error) and the
  * reader use, so the measured error is the error a reader gets. */

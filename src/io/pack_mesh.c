@@ -17,6 +17,7 @@ typedef struct mesh_ctx {
     const mk_unit *u;
     const mk_frame_set *s;
     uint32_t n;
+    uint32_t base;      /* the frame written as the base pose */
     bool plain;
     bool qpos;          /* positions on the integer grid */
     float origin[3], step;
@@ -337,34 +338,62 @@ static double normal_error(const mesh_ctx *m, uint32_t f, const float *base, con
 /* ---- the mesh ------------------------------------------------------------------------ */
 
 typedef struct mesh_ids {
-    uint32_t position, normal, texcoord, obj_v, obj_vn;
+    uint32_t position, normal, texcoord;
 } mesh_ids;
+
+/* A SCALAR accessor of count numbers in [0, top] (MK_NONE: the largest
+ * code of the type, which top stays below) in the fewest bytes. */
+static uint32_t put_map(mesh_ctx *m, const uint32_t *values, uint32_t count, uint32_t top)
+{
+    const uint32_t ct = top < 255 ? MK_PACK_UNSIGNED_BYTE
+                        : top < 65535 ? MK_PACK_UNSIGNED_SHORT
+                                      : MK_PACK_UNSIGNED_INT;
+    const uint32_t cs = component_size(ct);
+    if (!ensure_bytes(m, (size_t)count * cs)) {
+        m->failed = true;
+        return MK_NONE;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        const uint32_t none = ct == MK_PACK_UNSIGNED_BYTE    ? 255u
+                              : ct == MK_PACK_UNSIGNED_SHORT ? 65535u
+                                                             : UINT32_MAX;
+        uint32_t x = values[i] == MK_NONE ? none : values[i];
+        uint8_t *d = m->bytes + (size_t)i * cs;
+        for (uint32_t b = 0; b < cs; b++)
+            d[b] = (uint8_t)(x >> (8 * b));
+    }
+    mk_pack_accessor a = {0, 0, ct, false, count, "SCALAR", 1, NULL, NULL, 0, 0, 0, 0, 0, 0};
+    a.view = mk_pack_add_view(m->w, MK_PACK_KIND_MAP, m->bytes, (size_t)count * cs, 0, 0, cs,
+                              &a.byte_offset);
+    return mk_pack_add_accessor(m->w, &a);
+}
 
 static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
 {
     const mk_frame_set *s = m->s;
     const uint32_t n = m->n;
     if (m->qpos) {
-        quantize_positions(m, 0, m->qb); /* qb keeps the base grid values */
+        quantize_positions(m, m->base, m->qb); /* qb keeps the base grid values */
         id->position = put_attr(m, MK_PACK_KIND_POSITION, m->qb, NULL, 3, MK_PACK_SHORT, false, false, true);
-        m->st->max_position_error = position_error(m, 0, m->qb, NULL);
+        m->st->max_position_error = position_error(m, m->base, m->qb, NULL);
     } else {
-        id->position = put_attr(m, MK_PACK_KIND_POSITION, NULL, s->positions, 3, MK_PACK_FLOAT, false, false, true);
+        id->position = put_attr(m, MK_PACK_KIND_POSITION, NULL, mk_frame_set_positions(s, m->base),
+                                3, MK_PACK_FLOAT, false, false, true);
     }
     if (s->normals) {
         if (m->plain) {
             for (uint32_t v = 0; v < n; v++)
-                fix_normal(mk_frame_set_normals(s, 0) + 3 * (size_t)v, nbase + 3 * (size_t)v);
+                fix_normal(mk_frame_set_normals(s, m->base) + 3 * (size_t)v, nbase + 3 * (size_t)v);
             id->normal = put_attr(m, MK_PACK_KIND_NORMAL, NULL, nbase, 3, MK_PACK_FLOAT, false, false, false);
         } else {
             /* qa: the base normal grid values, kept for the targets */
-            quantize_normals(m, 0, m->qa);
+            quantize_normals(m, m->base, m->qa);
             for (size_t i = 0; i < 3 * (size_t)n; i++)
                 nbase[i] = snorm(m->qa[i], m->nmax);
             uint32_t ct = m->nmax > 127 ? MK_PACK_SHORT : MK_PACK_BYTE;
             id->normal = put_attr(m, MK_PACK_KIND_NORMAL, m->qa, NULL, 3, ct, true, false, false);
         }
-        double e = normal_error(m, 0, nbase, NULL);
+        double e = normal_error(m, m->base, nbase, NULL);
         m->st->max_normal_error = e > m->st->max_normal_error ? e : m->st->max_normal_error;
     }
     if (s->texcoords) {
@@ -385,26 +414,31 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
                                     false, false);
         }
     }
-    /* glTF allows no UNSIGNED_INT attributes: UNSIGNED_SHORT when the
-     * numbers fit (65535: none), else exact floats (below 2^24, checked by
-     * the caller; -1: none) */
-    const bool shorts = !m->plain && m->u->position_count < 65535 && m->u->normal_count < 65535;
-    float *f = m->fb;
-    int32_t *iv = m->qa + 3 * (size_t)n; /* the half the targets use later */
-    const uint32_t ct = shorts ? MK_PACK_UNSIGNED_SHORT : MK_PACK_FLOAT;
-    for (uint32_t v = 0; v < n; v++)
-        iv[v] = (int32_t)m->u->source_index[v], f[v] = (float)m->u->source_index[v];
-    id->obj_v = put_attr(m, MK_PACK_KIND_MAP, shorts ? iv : NULL, shorts ? NULL : f, 1, ct, false,
-                         false, false);
-    if (s->normals) {
-        for (uint32_t v = 0; v < n; v++)
-            iv[v] = 65535, f[v] = -1.0f;
-        for (uint32_t j = 0; j < m->u->normal_count; j++)
-            if (m->u->normal_vertex[j] != MK_NONE)
-                iv[m->u->normal_vertex[j]] = (int32_t)j, f[m->u->normal_vertex[j]] = (float)j;
-        id->obj_vn = put_attr(m, MK_PACK_KIND_MAP, shorts ? iv : NULL, shorts ? NULL : f, 1, ct,
-                              false, false, false);
+    /* the `v` / `vn` maps: not vertex attributes (those would be padded to
+     * 4 bytes a vertex) but tight unsigned accessors named in the extras,
+     * left out when they are the identity */
+    const mk_unit *u = m->u;
+    /* compressed: UNSIGNED_INT for both, so that they share one bufferView
+     * (its JSON costs more than narrow types save) and each number is one
+     * element for the meshopt codec's delta coding (four to an element
+     * code worse); the zero upper bytes cost next to nothing */
+    uint32_t top_v = u->position_count - 1, top_vn = n;
+    if (m->compress)
+        top_v = top_vn = UINT32_MAX - 1;
+    bool identity = n == u->position_count;
+    for (uint32_t v = 0; identity && v < n; v++)
+        identity = u->source_index[v] == v;
+    m->w->obj_v = identity ? MK_NONE : put_map(m, u->source_index, n, top_v);
+    m->w->obj_vn = MK_NONE;
+    if (s->normals && u->normal_count) {
+        identity = u->normal_count <= n;
+        for (uint32_t j = 0; identity && j < u->normal_count; j++)
+            identity = u->normal_vertex[j] == j;
+        if (!identity)
+            m->w->obj_vn = put_map(m, u->normal_vertex, u->normal_count, top_vn);
     }
+    if (m->failed)
+        return MK_ERR_OUT_OF_MEMORY;
     return MK_OK;
 }
 
@@ -462,7 +496,7 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
 {
     const mk_frame_set *s = m->s;
     const size_t n3 = 3 * (size_t)m->n;
-    const float *p = mk_frame_set_positions(s, f), *base = mk_frame_set_positions(s, 0);
+    const float *p = mk_frame_set_positions(s, f), *base = mk_frame_set_positions(s, m->base);
     double e;
     if (m->qpos) {
         int32_t *q = m->qa + n3; /* qa's second half: this frame's grid values */
@@ -524,10 +558,97 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
     m->st->max_normal_error = e > m->st->max_normal_error ? e : m->st->max_normal_error;
 }
 
+/* ---- the base pose ------------------------------------------------------------ */
+
+/* Bytes per vertex of the dense POSITION and NORMAL deltas from frame b to
+ * frame f (q: every frame's grid values, qn: normal grid values or NULL). */
+static uint32_t delta_cost(const int32_t *q, const int32_t *qn, size_t n3, uint32_t b, uint32_t f,
+                           int32_t nmax)
+{
+    const int32_t *x = q + n3 * b, *y = q + n3 * f;
+    int32_t big = 0;
+    for (size_t i = 0; i < n3; i++) {
+        int32_t d = abs(y[i] - x[i]);
+        big = d > big ? d : big;
+    }
+    uint32_t cost = big == 0 ? 0 : big <= 127 ? 4 : 8;
+    if (qn) {
+        x = qn + n3 * b, y = qn + n3 * f;
+        big = 0;
+        for (size_t i = 0; i < n3; i++) {
+            int32_t d = abs(y[i] - x[i]);
+            big = d > big ? d : big;
+        }
+        cost += big == 0 ? 0 : big <= nmax ? (nmax > 127 ? 8 : 4) : 12;
+    }
+    return cost;
+}
+
+mk_status mk_pack_choose_base(const mk_unit *u, const mk_pack_options *o,
+                              const mk_allocator *al, uint32_t *base)
+{
+    const mk_frame_set *s = u->frames;
+    const uint32_t frames = s->frame_count;
+    const size_t n3 = 3 * (size_t)s->vertex_count;
+    *base = 0;
+    /* float deltas cost the same from any frame; every_frame keeps frame 0;
+     * the search costs frames^2 * vertices: skipped where that is large */
+    if ((o && (o->plain || o->every_frame)) || frames < 3 ||
+        (double)frames * frames * (double)n3 > 3e8)
+        return MK_OK;
+    mk_pack_writer w;
+    memset(&w, 0, sizeof w);
+    w.allocator = al;
+    mk_pack_stats st;
+    memset(&st, 0, sizeof st);
+    mesh_ctx m;
+    memset(&m, 0, sizeof m);
+    m.w = &w;
+    m.u = u;
+    m.s = s;
+    m.n = s->vertex_count;
+    m.st = &st;
+    m.nmax = o && o->normal_bits == 16 ? 32767.0f : 127.0f;
+    choose_grid(&m, o);
+    if (m.failed)
+        return MK_ERR_OUT_OF_MEMORY;
+    if (!m.qpos)
+        return MK_OK;
+    const size_t all = n3 * frames;
+    int32_t *q = mk_alloc(al, all * sizeof *q);
+    int32_t *qn = s->normals ? mk_alloc(al, all * sizeof *qn) : NULL;
+    if (!q || (s->normals && !qn)) {
+        mk_free(al, q, all * sizeof *q);
+        mk_free(al, qn, all * sizeof *qn);
+        return MK_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t f = 0; f < frames; f++) {
+        quantize_positions(&m, f, q + n3 * f);
+        if (qn)
+            quantize_normals(&m, f, qn + n3 * f);
+    }
+    /* the frame whose deltas to all others are smallest (frame 0 on ties);
+     * equal frames are counted once per frame, as near enough */
+    uint64_t best = UINT64_MAX;
+    for (uint32_t b = 0; b < frames; b++) {
+        uint64_t cost = 0;
+        for (uint32_t f = 0; f < frames && cost < best; f++)
+            cost += delta_cost(q, qn, n3, b, f, (int32_t)m.nmax);
+        if (cost < best) {
+            best = cost;
+            *base = b;
+        }
+    }
+    mk_free(al, q, all * sizeof *q);
+    mk_free(al, qn, all * sizeof *qn);
+    return MK_OK;
+}
+
 mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_options *o,
-                             const mk_pack_materials *mats, const uint32_t *target_frame,
-                             uint32_t targets, float translation[3], float *scale,
-                             mk_pack_stats *stats, mk_error *err)
+                             const mk_pack_materials *mats, uint32_t base_frame,
+                             const uint32_t *target_frame, uint32_t targets,
+                             float translation[3], float *scale, mk_pack_stats *stats,
+                             mk_error *err)
 {
     const mk_frame_set *s = u->frames;
     const mk_allocator *al = w->allocator;
@@ -537,6 +658,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     m.u = u;
     m.s = s;
     m.n = s->vertex_count;
+    m.base = base_frame;
     m.plain = o && o->plain;
     m.compress = o && o->compress;
     m.nmax = m.plain ? 0.0f : o && o->normal_bits == 16 ? 32767.0f : 127.0f;
@@ -549,7 +671,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     m.used = mk_alloc(al, m.n);
     float *nbase = mk_alloc(al, n3 * sizeof(float));
     mk_status st = MK_OK;
-    mesh_ids id = {MK_NONE, MK_NONE, MK_NONE, MK_NONE, MK_NONE};
+    mesh_ids id = {MK_NONE, MK_NONE, MK_NONE};
     if (!m.qa || !m.qb || !m.fa || !m.fb || !m.used || !nbase) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
@@ -586,9 +708,6 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
         mk_pack_buf_printf(&shared, ",\"NORMAL\":%u", id.normal);
     if (id.texcoord != MK_NONE)
         mk_pack_buf_printf(&shared, ",\"TEXCOORD_0\":%u", id.texcoord);
-    mk_pack_buf_printf(&shared, ",\"_OBJ_V\":%u", id.obj_v);
-    if (id.obj_vn != MK_NONE)
-        mk_pack_buf_printf(&shared, ",\"_OBJ_VN\":%u", id.obj_vn);
     mk_pack_buf_append(&shared, "}", 1);
     size_t attributes_end = shared.size;
     for (uint32_t t = 0; t < targets; t++) {

@@ -84,6 +84,7 @@ typedef struct packed {
     const mk_gltf *g;
     const mk_gltf_primitive *prim;
     uint32_t vertices, targets, frames;
+    uint32_t version;
     uint32_t obj_v, obj_vn; /* accessors or MK_NONE */
     uint32_t *frame_target;
     const struct mk_gltf_json_value *x; /* extras.morphkit */
@@ -137,10 +138,113 @@ static mk_status read_numbers(mk_pack_reader *r, const mk_gltf *g, uint32_t acce
     return MK_OK;
 }
 
+/* extras.morphkit.<key>: an unsigned SCALAR accessor of count numbers
+ * (version 2's maps), or MK_NONE when absent (the identity). */
+static mk_status map_accessor(mk_pack_reader *r, const packed *p, const char *key, uint32_t count,
+                              uint32_t *out)
+{
+    *out = MK_NONE;
+    const mk_gltf_json_value *v = mk_gltf_json_get(r->doc, p->x, key);
+    if (!v)
+        return MK_OK;
+    int64_t i;
+    if (!mk_pack_whole(r, v, 0, (double)p->g->accessor_count - 1, &i))
+        return mk_pack_bad(r, key, MK_NONE, "not an accessor index");
+    const mk_gltf_accessor *a = &p->g->accessors[i];
+    if (a->type != MK_GLTF_SCALAR || a->normalized ||
+        (a->component_type != MK_GLTF_UNSIGNED_BYTE &&
+         a->component_type != MK_GLTF_UNSIGNED_SHORT &&
+         a->component_type != MK_GLTF_UNSIGNED_INT))
+        return mk_pack_bad(r, key, MK_NONE, "not an unsigned integer SCALAR accessor");
+    if (a->count != count)
+        return mk_error_set(r->err, MK_ERR_MISMATCH, r->file, 0,
+                            "extras.morphkit.%s has %u entries, not %u", key, a->count, count);
+    *out = (uint32_t)i;
+    return MK_OK;
+}
+
+/* Version 2's maps: source_index from extras.morphkit.obj_v (absent: the
+ * identity), normal_vertex from obj_vn (the vertex of each `vn`; the
+ * type's largest code: none; absent: the identity). */
+static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t *scratch)
+{
+    const mk_allocator *al = &u->allocator;
+    const uint32_t n = p->vertices;
+    uint32_t acc;
+    mk_status s;
+    if (!(u->source_index = mk_alloc(al, (size_t)n * sizeof(uint32_t))))
+        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    if ((s = map_accessor(r, p, "obj_v", n, &acc)) != MK_OK)
+        return s;
+    if (acc == MK_NONE) {
+        if (n != u->position_count)
+            return mk_pack_bad(r, "obj_v", MK_NONE,
+                               "absent (the identity) but position_count is not the vertex count");
+        for (uint32_t v = 0; v < n; v++)
+            u->source_index[v] = v;
+    } else if ((s = mk_gltf_accessor_read_index(p->g, acc, u->source_index, n, r->err)) != MK_OK) {
+        return s;
+    }
+    /* scratch: one flag per `v` */
+    memset(scratch, 0, (size_t)u->position_count * sizeof(uint32_t));
+    for (uint32_t v = 0; v < n; v++) {
+        if (u->source_index[v] >= u->position_count)
+            return mk_error_set(r->err, MK_ERR_RANGE, r->file, 0,
+                                "extras.morphkit.obj_v[%u] = %u is not below position_count %u",
+                                v, u->source_index[v], u->position_count);
+        scratch[u->source_index[v]] = 1;
+    }
+    for (uint32_t i = 0; i < u->position_count; i++)
+        if (!scratch[i])
+            return mk_error_set(r->err, MK_ERR_MISMATCH, r->file, 0,
+                                "extras.morphkit.obj_v has no vertex for `v` %u", i + 1);
+    if (!u->frames->normals)
+        return u->normal_count ? mk_error_set(r->err, MK_ERR_MISMATCH, r->file, 0,
+                                              "normal_count %u without normals", u->normal_count)
+                               : MK_OK;
+    if (!u->normal_count)
+        return MK_OK;
+    if (!(u->normal_vertex = mk_alloc(al, (size_t)u->normal_count * sizeof(uint32_t))))
+        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    if ((s = map_accessor(r, p, "obj_vn", u->normal_count, &acc)) != MK_OK)
+        return s;
+    if (acc == MK_NONE) {
+        if (u->normal_count > n)
+            return mk_pack_bad(r, "obj_vn", MK_NONE,
+                               "absent (the identity) but normal_count is above the vertex count");
+        for (uint32_t j = 0; j < u->normal_count; j++)
+            u->normal_vertex[j] = j;
+        return MK_OK;
+    }
+    if ((s = mk_gltf_accessor_read_index(p->g, acc, u->normal_vertex, u->normal_count,
+                                         r->err)) != MK_OK)
+        return s;
+    const mk_gltf_component_type ct = p->g->accessors[acc].component_type;
+    const uint32_t none = ct == MK_GLTF_UNSIGNED_BYTE    ? 255u
+                          : ct == MK_GLTF_UNSIGNED_SHORT ? 65535u
+                                                         : UINT32_MAX;
+    memset(scratch, 0, (size_t)n * sizeof(uint32_t));
+    for (uint32_t j = 0; j < u->normal_count; j++) {
+        uint32_t v = u->normal_vertex[j];
+        if (v == none) {
+            u->normal_vertex[j] = MK_NONE;
+            continue;
+        }
+        if (v >= n || scratch[v])
+            return mk_error_set(r->err, MK_ERR_RANGE, r->file, 0,
+                                "extras.morphkit.obj_vn[%u] = %u is out of range or repeated",
+                                j, v);
+        scratch[v] = 1;
+    }
+    return MK_OK;
+}
+
 /* Index maps: source_index from _OBJ_V (every `v` must have a vertex),
  * normal_vertex from _OBJ_VN (each `vn` at most once). */
 static mk_status read_maps(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t *scratch)
 {
+    if (p->version >= 2)
+        return read_maps_v2(r, u, p, scratch);
     const mk_allocator *al = &u->allocator;
     const uint32_t n = p->vertices;
     mk_status s;
@@ -209,22 +313,44 @@ static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accesso
         /* sparse: the glTF reader's path substitutes the values */
         return mk_gltf_accessor_read_float(g, accessor, out, n, r->err);
     }
-    for (uint32_t i = 0; i < a->count; i++) {
-        const uint8_t *p = base + (size_t)i * a->stride;
-        for (uint32_t c = 0; c < comps; c++) {
-            float x;
-            if (csize == 1) {
-                x = (float)(int8_t)p[c];
-            } else {
-                int16_t v;
-                memcpy(&v, p + 2 * c, 2);
-                x = (float)v;
-            }
-            x *= scale;
-            /* the most negative code of a normalized value reads as -1 (§3.11) */
-            out[(size_t)i * comps + c] = a->normalized && x < -1.0f ? -1.0f : x;
+    /* one loop per form: the per-component tests cost more than the work */
+    const size_t count = a->count, stride = a->stride;
+    if (csize == 1 && comps == 3) {
+        for (size_t i = 0; i < count; i++) {
+            const int8_t *p = (const int8_t *)(base + i * stride);
+            float *o = out + 3 * i;
+            o[0] = (float)p[0] * scale;
+            o[1] = (float)p[1] * scale;
+            o[2] = (float)p[2] * scale;
+        }
+    } else if (comps == 3) {
+        for (size_t i = 0; i < count; i++) {
+            int16_t v[3];
+            memcpy(v, base + i * stride, sizeof v); /* little-endian host, as glTF */
+            float *o = out + 3 * i;
+            o[0] = (float)v[0] * scale;
+            o[1] = (float)v[1] * scale;
+            o[2] = (float)v[2] * scale;
+        }
+    } else if (csize == 1) {
+        for (size_t i = 0; i < count; i++) {
+            const int8_t *p = (const int8_t *)(base + i * stride);
+            float *o = out + i * comps;
+            for (uint32_t c = 0; c < comps; c++)
+                o[c] = (float)p[c] * scale;
+        }
+    } else {
+        for (size_t i = 0; i < count; i++) {
+            const uint8_t *p = base + i * stride;
+            float *o = out + i * comps;
+            for (uint32_t c = 0; c < comps; c++)
+                o[c] = (float)(int16_t)(uint16_t)(p[2 * c] | p[2 * c + 1] << 8) * scale;
         }
     }
+    /* the most negative code of a normalized value reads as -1 (§3.11) */
+    if (a->normalized)
+        for (size_t i = 0; i < count * comps; i++)
+            out[i] = out[i] < -1.0f ? -1.0f : out[i];
     return MK_OK;
 }
 
@@ -291,7 +417,11 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     mk_frame_set *s = u->frames;
     const size_t n3 = 3 * (size_t)p->vertices;
     mk_status st;
-    float *base = mk_frame_set_positions_to_fill(s, 0), *nbase = mk_frame_set_normals_to_fill(s, 0);
+    /* the base pose: the first frame without a target (frame 0 before version 2) */
+    uint32_t b = 0;
+    while (p->frame_target[b] != MK_NONE)
+        b++;
+    float *base = mk_frame_set_positions_to_fill(s, b), *nbase = mk_frame_set_normals_to_fill(s, b);
     if ((st = read_attr(r, g, pr->position, base, n3)) != MK_OK)
         return st;
     if (nbase && (st = read_attr(r, g, pr->normal, nbase, n3)) != MK_OK)
@@ -310,12 +440,11 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     for (uint32_t v = 0; nbase && v < p->vertices; v++)
         if (!used[v])
             nbase[3 * (size_t)v] = nbase[3 * (size_t)v + 1] = nbase[3 * (size_t)v + 2] = 0.0f;
-    for (uint32_t f = 1; f < p->frames; f++)
-        if (p->frame_target[f] == MK_NONE) {
-            memcpy(mk_frame_set_positions_to_fill(s, f), base, n3 * sizeof(float));
-            if (nbase)
-                memcpy(mk_frame_set_normals_to_fill(s, f), nbase, n3 * sizeof(float));
-        }
+    /* each frame is built once, in one pass: targets first (from the raw
+     * base), then the base itself, then its copies */
+    const bool unit_normals = nbase && g->accessors[pr->normal].component_type != MK_GLTF_FLOAT;
+    const float tx = p->translation[0], ty = p->translation[1], tz = p->translation[2];
+    const float sx = p->scale[0], sy = p->scale[1], sz = p->scale[2];
     for (uint32_t t = 0; t < p->targets; t++) {
         const mk_gltf_target *tg = &pr->targets[t];
         for (int attr = 0; attr < (nbase ? 2 : 1); attr++) {
@@ -325,33 +454,45 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
             } else if ((st = read_attr(r, g, acc, delta, n3)) != MK_OK) {
                 return st;
             }
-            const float *b = attr ? nbase : base;
-            for (uint32_t f = 1; f < p->frames; f++) {
+            const float *bs = attr ? nbase : base;
+            for (uint32_t f = 0; f < p->frames; f++) {
                 if (p->frame_target[f] != t)
                     continue;
                 float *o = attr ? mk_frame_set_normals_to_fill(s, f) : mk_frame_set_positions_to_fill(s, f);
+                if (!attr && p->transform) {
+                    /* quantized positions are placed by the node (pack.h) */
+                    for (size_t i = 0; i < n3; i += 3) {
+                        o[i] = mk_pack_dequantize(tx, sx, bs[i] + delta[i]);
+                        o[i + 1] = mk_pack_dequantize(ty, sy, bs[i + 1] + delta[i + 1]);
+                        o[i + 2] = mk_pack_dequantize(tz, sz, bs[i + 2] + delta[i + 2]);
+                    }
+                    continue;
+                }
                 for (size_t i = 0; i < n3; i++)
-                    o[i] = b[i] + delta[i];
-                for (uint32_t v = 0; attr && v < p->vertices; v++)
+                    o[i] = bs[i] + delta[i];
+                for (uint32_t v = 0; attr && v < p->vertices; v++) {
                     if (!used[v])
                         o[3 * (size_t)v] = o[3 * (size_t)v + 1] = o[3 * (size_t)v + 2] = 0.0f;
+                    else if (unit_normals) /* quantized normals: normalized after the sum */
+                        mk_pack_normalize3(o + 3 * (size_t)v);
+                }
             }
         }
     }
-    if (p->transform) {
-        const float tx = p->translation[0], ty = p->translation[1], tz = p->translation[2];
-        const float sx = p->scale[0], sy = p->scale[1], sz = p->scale[2];
-        float *o = s->positions;
-        for (size_t i = 0; i < (size_t)p->frames * n3; i += 3) {
-            o[i] = mk_pack_dequantize(tx, sx, o[i]);
-            o[i + 1] = mk_pack_dequantize(ty, sy, o[i + 1]);
-            o[i + 2] = mk_pack_dequantize(tz, sz, o[i + 2]);
+    if (p->transform)
+        for (size_t i = 0; i < n3; i += 3) {
+            base[i] = mk_pack_dequantize(tx, sx, base[i]);
+            base[i + 1] = mk_pack_dequantize(ty, sy, base[i + 1]);
+            base[i + 2] = mk_pack_dequantize(tz, sz, base[i + 2]);
         }
-    }
-    if (nbase && g->accessors[pr->normal].component_type != MK_GLTF_FLOAT)
-        for (uint32_t f = 0; f < p->frames; f++)
-            for (uint32_t v = 0; v < p->vertices; v++)
-                mk_pack_normalize3(mk_frame_set_normals_to_fill(s, f) + 3 * (size_t)v);
+    for (uint32_t v = 0; unit_normals && v < p->vertices; v++)
+        mk_pack_normalize3(nbase + 3 * (size_t)v);
+    for (uint32_t f = 0; f < p->frames; f++)
+        if (p->frame_target[f] == MK_NONE && f != b) {
+            memcpy(mk_frame_set_positions_to_fill(s, f), base, n3 * sizeof(float));
+            if (nbase)
+                memcpy(mk_frame_set_normals_to_fill(s, f), nbase, n3 * sizeof(float));
+        }
     return MK_OK;
 }
 
@@ -367,9 +508,9 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
     int64_t version;
     if (!mk_pack_whole(r, mk_gltf_json_get(r->doc, x, "version"), 0, 1e9, &version))
         return mk_pack_bad(r, "version", MK_NONE, "missing or not a whole number");
-    if (version != MK_PACK_VERSION)
+    if (version < 1 || version > MK_PACK_VERSION)
         return mk_error_set(r->err, MK_ERR_UNSUPPORTED, r->file, 0,
-                            "packed unit version %lld is not supported (this reader reads %d)",
+                            "packed unit version %lld is not supported (this reader reads 1 to %d)",
                             (long long)version, MK_PACK_VERSION);
     if (g->mesh_count != 1 || g->meshes[0].primitive_count == 0 ||
         g->meshes[0].primitive_count > 1000)
@@ -377,6 +518,7 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
                             "a packed unit has one mesh (with a primitive per material)");
     packed p;
     memset(&p, 0, sizeof p);
+    p.version = (uint32_t)version;
     p.g = g;
     p.prim = &g->meshes[0].primitives[0];
     p.targets = g->meshes[0].target_count;
@@ -481,15 +623,10 @@ static mk_status parse_packed(const void *data, size_t size, const char *name,
                             "not a packed unit: neither a GLB nor glTF JSON");
     mk_gltf_options go = {0, 0, files};
     mk_gltf *g;
-    mk_status s = mk_gltf_parse(data, size, base_dir, file, &go, al, &g, err);
+    mk_gltf_json doc; /* the glTF reader's own parse, read once more for the extras */
+    mk_status s = mk_gltf_parse_keep_json(data, size, base_dir, file, &go, al, &g, &doc, err);
     if (s != MK_OK)
         return s;
-    mk_gltf_json doc;
-    size_t where;
-    if ((s = mk_gltf_json_parse(&doc, json, json_size, al, &where)) != MK_OK) {
-        mk_gltf_destroy(g);
-        return mk_error_set(err, s, file, 0, "JSON chunk unreadable");
-    }
     mk_pack_reader r = {&doc, file, err};
     const mk_gltf_json_value *x = morphkit_extras(&doc);
     mk_unit *u = x ? mk_alloc(al, sizeof *u) : NULL;

@@ -15,7 +15,7 @@ uint32_t mk_pack_add_view(mk_pack_writer *w, uint32_t kind, const void *data, si
 {
     /* vertex data of one layout shares a view whatever its kind: a compressed
      * view costs ~200 bytes of JSON, more than mixing kinds costs the codec */
-    if (target == MK_PACK_ARRAY_BUFFER)
+    if (target == MK_PACK_ARRAY_BUFFER || (target == 0 && kind < MK_PACK_KIND_IMAGE))
         kind = 0;
     uint32_t g = 0;
     while (g < w->group_count &&
@@ -124,11 +124,11 @@ static bool same_frame(const mk_frame_set *s, uint32_t a, uint32_t b)
            (!s->normals || memcmp(mk_frame_set_normals(s, a), mk_frame_set_normals(s, b), n) == 0);
 }
 
-/* frame_target[f]: MK_NONE for frames equal to frame 0, else the target of
- * the first frame equal to f. target_frame[t]: that first frame. Returns
- * the target count. */
-static uint32_t distinct_frames(const mk_frame_set *s, bool every_frame, uint64_t *hash,
-                                uint32_t *frame_target, uint32_t *target_frame)
+/* frame_target[f]: MK_NONE for the base frame and frames equal to it, else
+ * the target of the first frame equal to f. target_frame[t]: that first
+ * frame. Returns the target count. */
+static uint32_t distinct_frames(const mk_frame_set *s, bool every_frame, uint32_t base,
+                                uint64_t *hash, uint32_t *frame_target, uint32_t *target_frame)
 {
     size_t n = (size_t)s->vertex_count * 3 * sizeof(float);
     uint32_t targets = 0;
@@ -136,15 +136,19 @@ static uint32_t distinct_frames(const mk_frame_set *s, bool every_frame, uint64_
         hash[f] = hash_bytes(mk_frame_set_positions(s, f), n, 0xcbf29ce484222325ull);
         if (s->normals)
             hash[f] = hash_bytes(mk_frame_set_normals(s, f), n, hash[f]);
+    }
+    for (uint32_t f = 0; f < s->frame_count; f++) {
         frame_target[f] = MK_NONE;
+        if (f == base || (!every_frame && hash[f] == hash[base] && same_frame(s, base, f)))
+            continue;
         bool found = false;
         for (uint32_t g = 0; g < f && !found && !every_frame; g++) {
-            if (hash[g] == hash[f] && same_frame(s, g, f)) {
+            if (frame_target[g] != MK_NONE && hash[g] == hash[f] && same_frame(s, g, f)) {
                 frame_target[f] = frame_target[g];
                 found = true;
             }
         }
-        if (!found && f > 0) {
+        if (!found) {
             frame_target[f] = targets;
             target_frame[targets++] = f;
         }
@@ -288,6 +292,10 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_mate
     }
     if (!plain_names)
         mk_pack_buf_append(b, "]", 1);
+    if (w->obj_v != MK_NONE)
+        mk_pack_buf_printf(b, ",\"obj_v\":%u", w->obj_v);
+    if (w->obj_vn != MK_NONE)
+        mk_pack_buf_printf(b, ",\"obj_vn\":%u", w->obj_vn);
     mk_pack_buf_append(b, ",\"frame_targets\":[", 18);
     for (uint32_t f = 0; f < files->frame_count; f++)
         mk_pack_buf_printf(b, "%s%d", f ? "," : "",
@@ -409,11 +417,16 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     }
     uint64_t *hash = (uint64_t *)table;
     uint32_t *frame_target = (uint32_t *)(hash + frames), *target_frame = frame_target + frames;
-    uint32_t targets =
-        distinct_frames(s, options && options->every_frame, hash, frame_target, target_frame);
+    uint32_t base;
+    if (mk_pack_choose_base(unit, options, allocator, &base) != MK_OK) {
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+        goto done;
+    }
+    uint32_t targets = distinct_frames(s, options && options->every_frame, base, hash,
+                                       frame_target, target_frame);
     float translation[3], scale;
-    if ((st = mk_pack_write_mesh(&w, unit, options, mats, target_frame, targets, translation,
-                                 &scale, stats, err)) != MK_OK ||
+    if ((st = mk_pack_write_mesh(&w, unit, options, mats, base, target_frame, targets,
+                                 translation, &scale, stats, err)) != MK_OK ||
         (st = write_animations(&w, unit, frame_target, targets, options && options->plain,
                                err)) != MK_OK)
         goto done;

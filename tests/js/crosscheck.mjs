@@ -190,8 +190,8 @@ await crossCheck('MorphPrimitivesTest/glTF-Binary/MorphPrimitivesTest.glb', [0],
 // three.js playing its glTF animations (from time 0, through the first pass
 // of each clip) shows what `morphkit sample --anim NAME` shows on the
 // folder (within the position error `pack` reports), mapped to OBJ `v` / `vn`
-// order through the _OBJ_V / _OBJ_VN
-// attributes. The demo units cover linear blends, a no-blend frame, Once +
+// order through the maps (accessors named in extras.morphkit, or none: the
+// identity). The demo units cover linear blends, a no-blend frame, Once +
 // Next and a loop frame; copies with changed interpolation cover smooth
 // (CUBICSPLINE) and step clips.
 const os = await import('node:os');
@@ -251,7 +251,11 @@ for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2], ['--compress', 3
   const g = mesh.geometry;
   gltf.scene.updateMatrixWorld(true);
   const world = mesh.matrixWorld; // quantized positions: the node's translation + scale
-  const objV = g.attributes._obj_v, objVn = g.attributes._obj_vn;
+  // the `v` / `vn` maps: accessors named in extras.morphkit (absent: the identity)
+  const x = gltf.userData.morphkit;
+  const objV = x.obj_v === undefined ? null : await gltf.parser.getDependency('accessor', x.obj_v);
+  const objVn = x.obj_vn === undefined ? null : await gltf.parser.getDependency('accessor', x.obj_vn);
+  const vnNone = objVn ? (objVn.array instanceof Uint8Array ? 255 : objVn.array instanceof Uint16Array ? 65535 : 4294967295) : -1;
   for (const clip of gltf.animations) {
     const times = [];
     for (let t = 0; t <= clip.duration; t += 0.0173) times.push(Math.round(t * 1e6) / 1e6);
@@ -273,11 +277,13 @@ for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2], ['--compress', 3
         pos[v] = p.x, pos[v + 1] = p.y, pos[v + 2] = p.z;
       }
       const inV = new Array(e.positions.length).fill(NaN), inVn = new Array(e.normals.length).fill(0);
-      for (let v = 0; v < objV.count; v++) {
-        for (let c = 0; c < 3; c++) inV[3 * objV.getX(v) + c] = pos[3 * v + c];
-        const j = objVn.getX(v);
-        // none: -1 (FLOAT) or 65535 (UNSIGNED_SHORT)
-        if (j >= 0 && !(objVn.array instanceof Uint16Array && j === 65535))
+      for (let v = 0; v < pos.length / 3; v++) {
+        const i = objV ? objV.getX(v) : v;
+        for (let c = 0; c < 3; c++) inV[3 * i + c] = pos[3 * v + c];
+      }
+      for (let j = 0; j < e.normals.length / 3; j++) {
+        const v = objVn ? objVn.getX(j) : j;
+        if (v !== vnNone)
           for (let c = 0; c < 3; c++) inVn[3 * j + c] = nrm[3 * v + c];
       }
       const at = `${path.basename(glb)} ${clip.name} t=${t}`;
