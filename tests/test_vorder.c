@@ -49,6 +49,8 @@ static float dist(const float *a, const float *b)
  * otherwise repaired exactly or refused (MK_ERR_MISMATCH), never wrong.
  * A swap of two vertices within a few edge lengths of each other is a
  * stated limit of the rule, so swaps are drawn further apart. */
+static uint32_t gen_exact, gen_refused; /* tallies printed by the size sweep */
+
 static void scramble_case(gen_shape shape, uint32_t n, float motion, uint32_t frame, uint32_t count,
                           uint64_t seed, int must_repair)
 {
@@ -94,6 +96,11 @@ static void scramble_case(gen_shape shape, uint32_t n, float motion, uint32_t fr
         CHECK(same);
         if (same && st == MK_OK)
             CHECK_EQ_INT(info.moved_count, count);
+        gen_exact += same && st == MK_OK;
+        gen_refused += st == MK_ERR_MISMATCH;
+        if (st == MK_ERR_MISMATCH)
+            fprintf(stderr, "  refused %s n=%u motion=%g frame=%u count=%u\n", shape_name(shape), n,
+                    (double)motion, frame, count);
         free(out);
     }
     mk_vorder_report_destroy(r);
@@ -119,6 +126,7 @@ static void test_scramble_sizes_each_shape(void)
                     scramble_case(shapes[s], sizes[s], m ? 2.0f : 0.5f, frame, count,
                                   1000u + 17u * (uint32_t)(s * 50 + k * 5 + (int)frame), !m);
                 }
+    fprintf(stderr, "  generated scrambles: %u repaired exactly, %u refused\n", gen_exact, gen_refused);
 }
 
 static void test_scramble_small_and_large_meshes(void)
@@ -702,9 +710,10 @@ static void test_demo_units_faults(void)
                     mk_status st = mk_vorder_repair_frame(&fr, r, 0, NULL, out, &info, &e);
                     int same = memcmp(out, orig, 12 * (size_t)nv) == 0;
                     CHECK(st == MK_ERR_MISMATCH || (st == MK_OK && same));
-                    if (st == MK_OK && !same)
+                    if (st == MK_OK && !same) {
                         fprintf(stderr, "  %s %s, %u scrambled: repaired WRONG\n", units[u],
                                 d.files->frame_files[f], count);
+                    }
                     exact += st == MK_OK && same;
                     if (k == 0 && strncmp(d.files->frame_files[f], "Idle_", 5) == 0)
                         idle_swaps_exact += st == MK_OK && same;
