@@ -181,9 +181,6 @@ static bool is_fault_frame(const mk_vorder_report *r, uint32_t f)
     return false;
 }
 
-/* The prediction of frame f from its nearest fault-free frames in the
- * animation (interpolated by frame distance), else frame 0 or the first
- * fault-free frame. false when there is none. */
 static void centroid(const float *p, size_t n, double *c)
 {
     c[0] = c[1] = c[2] = 0;
@@ -208,6 +205,12 @@ static void align(float *pred, const float *frame, uint32_t n)
             pred[3 * i + c] = (float)((pred[3 * i + c] - cp[c]) * k + cf[c]);
 }
 
+/* The prediction of frame f from its nearest fault-free frames in the
+ * animation: the cubic through f-2, f-1, f+1 and f+2 where all four are
+ * fault-free frames of its animation (smooth motion), else interpolated
+ * by frame distance, extrapolated at an animation's end, else frame 0 or
+ * the first fault-free frame. used[] receives the real frames nearest to
+ * f (before, after; MK_NONE where none). false when there is none. */
 static bool predict(const mk_vorder_frames *fr, const mk_vorder_report *r, uint32_t f, float *pred,
                     uint32_t *used)
 {
@@ -235,6 +238,23 @@ static bool predict(const mk_vorder_frames *fr, const mk_vorder_report *r, uint3
     size_t n = 3 * (size_t)fr->vertex_count;
     used[0] = before; /* the real frames nearest to f: the local checks' poses */
     used[1] = after;
+    uint32_t b2 = MK_NONE, a2 = MK_NONE, x;
+    if (before != MK_NONE && before + 1 == f) {
+        mk_vorder_neighbours(fr, before, &b2, &x);
+        b2 = b2 != MK_NONE && !is_fault_frame(r, b2) ? b2 : MK_NONE;
+    }
+    if (after != MK_NONE && after == f + 1) {
+        mk_vorder_neighbours(fr, after, &x, &a2);
+        a2 = a2 != MK_NONE && !is_fault_frame(r, a2) ? a2 : MK_NONE;
+    }
+    if (b2 != MK_NONE && a2 != MK_NONE && after != MK_NONE) {
+        /* the cubic through f-2, f-1, f+1, f+2, at f */
+        const float *p0 = fr->positions[b2], *p1 = fr->positions[before], *p2 = fr->positions[after],
+                    *p3 = fr->positions[a2];
+        for (size_t i = 0; i < n; i++)
+            pred[i] = (4.0f * (p1[i] + p2[i]) - (p0[i] + p3[i])) / 6.0f;
+        return true;
+    }
     if (before != MK_NONE && after != MK_NONE) {
         float t = (float)(f - before) / (float)(after - before);
         const float *a = fr->positions[before], *b = fr->positions[after];
@@ -481,8 +501,8 @@ static void mark_around(const repair_state *s, uint32_t v, uint8_t *dirty)
 
 /* Places the suspects by growing; returns how many matched distinctly,
  * or MK_NONE when out of memory. */
-static uint32_t grow_assign(repair_state *s, const mk_allocator *al, uint32_t *free_count,
-                            uint32_t *inconsistent)
+static uint32_t grow_assign(repair_state *s, bool from_real, const mk_allocator *al,
+                            uint32_t *free_count, uint32_t *inconsistent)
 {
     const mk_vorder_frames *fr = s->fr;
     size_t n = fr->vertex_count, nt = fr->triangle_count;
@@ -510,7 +530,10 @@ static uint32_t grow_assign(repair_state *s, const mk_allocator *al, uint32_t *f
         dirty[k] = 1;
     }
     *free_count = s->ns;
-    s->shape = s->pred;
+    /* fits start from the prediction, or from the nearest real frame (an
+       interpolation between two far-apart poses can distort a patch) */
+    uint32_t near = s->before != MK_NONE ? s->before : s->after;
+    s->shape = from_real && near != MK_NONE ? s->fr->positions[near] : s->pred;
     uint32_t distinct = 0;
     for (;;) {
         uint32_t nm = 0;
@@ -660,7 +683,7 @@ static float median_edge(const mk_vorder_topo *t, const float *pos, const mk_all
 /* One repair attempt with the suspects grown by `rings` rings of mesh
  * neighbours. */
 static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
-                         const mk_vorder_fault *ft, uint32_t rings, bool trust, bool grow,
+                         const mk_vorder_fault *ft, uint32_t rings, bool trust, int grow,
                          const mk_allocator *al,
                          float *out, mk_vorder_repair_info *info, mk_error *err)
 {
@@ -759,7 +782,7 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
        placed where the first pass put it, so each expectation is corrected
        by all of its neighbours, not only the ones matched early. */
     if (grow) {
-        distinct = grow_assign(&s, al, &free_count, &inconsistent);
+        distinct = grow_assign(&s, grow == 2, al, &free_count, &inconsistent);
         if (distinct == MK_NONE) {
             free_repair(&s, al);
             mk_free(al, before, (n + 1) * sizeof *before);
@@ -869,15 +892,16 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
        at first (a few scrambled vertices in a fast-moving piece), then six
        rings (a vertex whose position is needed may sit further out). Every
        result passes the same checks. */
-    mk_status st2 = attempt(fr, r, ft, 2, false, false, al, out, info, err);
+    mk_status st2 = attempt(fr, r, ft, 2, false, 0, al, out, info, err);
     if (st2 != MK_ERR_MISMATCH)
         return st2;
     mk_vorder_repair_info wider;
     mk_error e2;
-    if (attempt(fr, r, ft, 2, true, false, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 6, false, false, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, true, true, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, false, true, al, out, &wider, &e2) == MK_OK) {
+    if (attempt(fr, r, ft, 2, true, 0, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 6, false, 0, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, true, 1, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, true, 2, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, false, 1, al, out, &wider, &e2) == MK_OK) {
         *info = wider;
         return MK_OK;
     }
