@@ -499,31 +499,40 @@ static void mark_around(const repair_state *s, uint32_t v, uint8_t *dirty)
     }
 }
 
+/* Each vertex's triangles; false when out of memory. */
+static bool vertex_tris(const mk_vorder_frames *fr, const mk_allocator *al, grow_topo *g)
+{
+    size_t n = fr->vertex_count, nt = fr->triangle_count;
+    g->start = mk_alloc(al, (n + 2) * sizeof *g->start);
+    g->tris = mk_alloc(al, (3 * nt + 1) * sizeof *g->tris);
+    if (!g->start || !g->tris)
+        return false;
+    memset(g->start, 0, (n + 2) * sizeof *g->start);
+    for (size_t c = 0; c < 3 * nt; c++)
+        g->start[fr->triangles[c] + 2]++;
+    for (size_t v = 0; v < n; v++)
+        g->start[v + 2] += g->start[v + 1];
+    for (size_t c = 0; c < 3 * nt; c++)
+        g->tris[g->start[fr->triangles[c] + 1]++] = (uint32_t)(c / 3);
+    /* g->start[v] .. g->start[v + 1] now holds v's triangles */
+    return true;
+}
+
+static void free_vertex_tris(const mk_vorder_frames *fr, const mk_allocator *al, grow_topo *g)
+{
+    mk_free(al, g->start, ((size_t)fr->vertex_count + 2) * sizeof *g->start);
+    mk_free(al, g->tris, (3 * (size_t)fr->triangle_count + 1) * sizeof *g->tris);
+}
+
 /* Places the suspects by growing; returns how many matched distinctly,
  * or MK_NONE when out of memory. */
-static uint32_t grow_assign(repair_state *s, bool from_real, const mk_allocator *al,
-                            uint32_t *free_count, uint32_t *inconsistent)
+static uint32_t grow_assign(repair_state *s, const grow_topo *gt, bool from_real,
+                            const mk_allocator *al, uint32_t *free_count)
 {
-    const mk_vorder_frames *fr = s->fr;
-    size_t n = fr->vertex_count, nt = fr->triangle_count;
-    grow_topo g;
-    g.start = mk_alloc(al, (n + 2) * sizeof *g.start);
-    g.tris = mk_alloc(al, (3 * nt + 1) * sizeof *g.tris);
+    const grow_topo g = *gt;
     uint8_t *dirty = mk_alloc(al, s->ns + 1);
-    if (!g.start || !g.tris || !dirty) {
-        mk_free(al, g.start, (n + 2) * sizeof *g.start);
-        mk_free(al, g.tris, (3 * nt + 1) * sizeof *g.tris);
-        mk_free(al, dirty, s->ns + 1);
+    if (!dirty)
         return MK_NONE;
-    }
-    memset(g.start, 0, (n + 2) * sizeof *g.start);
-    for (size_t c = 0; c < 3 * nt; c++)
-        g.start[fr->triangles[c] + 2]++;
-    for (size_t v = 0; v < n; v++)
-        g.start[v + 2] += g.start[v + 1];
-    for (size_t c = 0; c < 3 * nt; c++)
-        g.tris[g.start[fr->triangles[c] + 1]++] = (uint32_t)(c / 3);
-    /* g.start[v] .. g.start[v + 1] now holds v's triangles */
     for (uint32_t k = 0; k < s->ns; k++) {
         s->assigned[k] = MK_NONE; /* hint[]: as the attempt set it */
         s->taken[k] = 0;
@@ -595,18 +604,52 @@ static uint32_t grow_assign(repair_state *s, bool from_real, const mk_allocator 
         if (!placed)
             break;
     }
-    /* The check of the result: with every neighbour placed, each suspect's
-       position must be the one nearest to where its neighbourhood's rigid
-       motion takes it (equal positions are the same answer). A vertex
-       left at a wrong place near its own, which edge lengths alone may
-       pass in fast motion, points elsewhere. */
+    s->shape = s->pred;
+    mk_free(al, dirty, s->ns + 1);
+    return distinct;
+}
+
+/* Marks the points of g within one cell of q. */
+static void mark_near(const cand_grid *g, const float *pts, const float *q, uint8_t *mark)
+{
+    int64_t cx = cell_of(q[0], g->cell), cy = cell_of(q[1], g->cell), cz = cell_of(q[2], g->cell);
+    for (int64_t x = -1; x <= 1; x++)
+        for (int64_t y = -1; y <= 1; y++)
+            for (int64_t z = -1; z <= 1; z++) {
+                uint64_t key = cell_key(cx + x, cy + y, cz + z);
+                uint32_t lo = 0, hi = g->n;
+                while (lo < hi) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    if (g->keys[mid] < key)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                for (uint32_t i = lo; i < g->n && g->keys[i] == key; i++)
+                    if (dist2(pts + 3 * (size_t)g->ids[i], q) <= g->cell * g->cell)
+                        mark[g->ids[i]] = 1;
+            }
+}
+
+/* The check of a result: with every neighbour placed, each vertex of the
+ * frame (not only the suspects: a vertex left at a wrong place near its
+ * own passes edge lengths in fast motion) must sit at the position nearest
+ * to where its neighbourhood's rigid motion from each real neighbouring
+ * frame takes it (equal positions are the same answer), and each suspect
+ * distinctly so. Returns how many do not. */
+static uint32_t local_check(repair_state *s, const grow_topo *gt, bool distinct_too,
+                            const mk_allocator *al)
+{
+    const grow_topo g = *gt;
+    size_t n = s->fr->vertex_count;
+    uint32_t bad = 0, *inconsistent = &bad;
     /* every vertex of the frame as repaired, in a grid of its own */
     float *all = mk_alloc(al, 3 * (n + 1) * sizeof *all);
-    uint8_t *none = mk_alloc(al, n + 1);
+    uint8_t *none = mk_alloc(al, n + 1), *near = mk_alloc(al, n + 1);
     cand_grid ag;
     memset(&ag, 0, sizeof ag);
     *inconsistent = 0;
-    bool ok = all && none;
+    bool ok = all && none && near;
     if (ok) {
         memcpy(all, s->pos, 3 * n * sizeof *all);
         for (uint32_t k = 0; k < s->ns; k++)
@@ -614,8 +657,14 @@ static uint32_t grow_assign(repair_state *s, bool from_real, const mk_allocator 
                 memcpy(all + 3 * (size_t)s->sus[k], s->cand + 3 * (size_t)s->assigned[k],
                        3 * sizeof(float));
         memset(none, 0, n);
+        memset(near, 0, n);
         ok = build_grid(&ag, all, (uint32_t)n, s->grid.cell, al);
     }
+    /* An unsuspected vertex fits its edges, so it is near its true place:
+       it can only hold a wrong one with a candidate's place within a cell.
+       Only those are checked. */
+    for (uint32_t k = 0; ok && k < s->ns; k++)
+        mark_near(&ag, all, s->cand + 3 * (size_t)k, near);
     if (!ok)
         *inconsistent = s->ns + 1; /* out of memory: refused, never guessed */
     const uint32_t real[2] = {s->before, s->after};
@@ -623,6 +672,7 @@ static uint32_t grow_assign(repair_state *s, bool from_real, const mk_allocator 
         if (real[j] == MK_NONE)
             continue;
         s->shape = s->fr->positions[real[j]];
+        bool checked_once = j == 1 && real[0] != MK_NONE;
         for (uint32_t v = 0; v < n; v++) {
             bool suspect = s->slot[v] != MK_NONE;
             if (suspect && s->assigned[s->slot[v]] == MK_NONE) {
@@ -631,25 +681,26 @@ static uint32_t grow_assign(repair_state *s, bool from_real, const mk_allocator 
             }
             float q[3];
             match m;
+            if (!suspect && (checked_once || !near[v]))
+                continue;
             if (expect_local(s, &g, v, q) != 2) {
                 *inconsistent += suspect;
                 continue;
             }
             nearest(&ag, all, none, (uint32_t)n, true, q, &m);
-            if (m.cand == MK_NONE ||
-                memcmp(all + 3 * (size_t)m.cand, all + 3 * (size_t)v, 3 * sizeof(float)) ||
-                (suspect && !(m.d1 < CHECK_RATIO * CHECK_RATIO * m.d2)))
-                (*inconsistent)++;
+            bool own = m.cand != MK_NONE &&
+                       !memcmp(all + 3 * (size_t)m.cand, all + 3 * (size_t)v, 3 * sizeof(float));
+            if (suspect ? !own || (distinct_too && !(m.d1 < CHECK_RATIO * CHECK_RATIO * m.d2))
+                        : !own && m.cand != MK_NONE && s->slot[m.cand] != MK_NONE)
+                (*inconsistent)++; /* an unsuspected vertex fails only for a suspect's place */
         }
     }
     free_grid(&ag, al);
     mk_free(al, all, 3 * (n + 1) * sizeof *all);
     mk_free(al, none, n + 1);
+    mk_free(al, near, n + 1);
     s->shape = s->pred;
-    mk_free(al, g.start, (n + 2) * sizeof *g.start);
-    mk_free(al, g.tris, (3 * nt + 1) * sizeof *g.tris);
-    mk_free(al, dirty, s->ns + 1);
-    return distinct;
+    return bad;
 }
 
 static void free_repair(repair_state *s, const mk_allocator *al)
@@ -776,14 +827,23 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     }
     uint32_t free_count = 0, distinct = 0, inconsistent = 0;
+    grow_topo gt;
+    memset(&gt, 0, sizeof gt);
+    if (!vertex_tris(fr, al, &gt)) {
+        free_vertex_tris(fr, al, &gt);
+        free_repair(&s, al);
+        mk_free(al, before, (n + 1) * sizeof *before);
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    }
     /* Two passes. Each: rounds of distinct matches while they make
        progress, then one final round that takes the nearest free candidate
        for the rest. The second pass starts over with every neighbour
        placed where the first pass put it, so each expectation is corrected
        by all of its neighbours, not only the ones matched early. */
     if (grow) {
-        distinct = grow_assign(&s, grow == 2, al, &free_count, &inconsistent);
+        distinct = grow_assign(&s, &gt, grow == 2, al, &free_count);
         if (distinct == MK_NONE) {
+            free_vertex_tris(fr, al, &gt);
             free_repair(&s, al);
             mk_free(al, before, (n + 1) * sizeof *before);
             return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
@@ -817,6 +877,8 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
         memcpy(dst, s.cand + 3 * (size_t)c, 3 * sizeof(float));
     }
     info->confidence = s.ns ? (float)distinct / (float)s.ns : 1.0f;
+    inconsistent = local_check(&s, &gt, grow != 0, al);
+    free_vertex_tris(fr, al, &gt);
     /* A mirrored piece keeps every edge length: a triangle with a moved
        corner must also keep its facing against the prediction. */
     uint32_t flipped = 0;
