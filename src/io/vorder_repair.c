@@ -1,5 +1,6 @@
 /* Scrambled-frame repair: gives each suspicious vertex back the position
- * its neighbouring frames predict (method and limits in morphkit/repair.h).
+ * its neighbouring frames predict, or the rigid motion of its placed
+ * neighbourhood (method and limits in morphkit/repair.h).
  * Candidates are the suspicious vertices' own positions in the frame, so a
  * correct repair is exact: the numbers are moved, never recomputed. */
 #include <math.h>
@@ -951,9 +952,11 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
                                 "vorder: fault vertex %u out of range", ft->vertices[k]);
     /* Two rings of neighbours catch most short moves. When the result does
        not check out: the same with the unflagged suspects believed in place
-       at first (a few scrambled vertices in a fast-moving piece), then six
-       rings (a vertex whose position is needed may sit further out). Every
-       result passes the same checks. */
+       at first (a few scrambled vertices in a fast-moving piece), six rings
+       (a vertex whose position is needed may sit further out), then growing
+       by local rigid fits (fast motion) from the prediction, from the
+       nearest real frame, and with nothing believed in place. Every result
+       passes the same checks. */
     mk_status st2 = attempt(fr, r, ft, 2, false, 0, al, out, info, err);
     if (st2 != MK_ERR_MISMATCH)
         return st2;
