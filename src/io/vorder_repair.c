@@ -643,13 +643,12 @@ static uint32_t local_check(repair_state *s, const grow_topo *gt, bool distinct_
 {
     const grow_topo g = *gt;
     size_t n = s->fr->vertex_count;
-    uint32_t bad = 0, *inconsistent = &bad;
+    uint32_t bad = 0;
     /* every vertex of the frame as repaired, in a grid of its own */
     float *all = mk_alloc(al, 3 * (n + 1) * sizeof *all);
     uint8_t *none = mk_alloc(al, n + 1), *near = mk_alloc(al, n + 1);
     cand_grid ag;
     memset(&ag, 0, sizeof ag);
-    *inconsistent = 0;
     bool ok = all && none && near;
     if (ok) {
         memcpy(all, s->pos, 3 * n * sizeof *all);
@@ -667,34 +666,37 @@ static uint32_t local_check(repair_state *s, const grow_topo *gt, bool distinct_
     for (uint32_t k = 0; ok && k < s->ns; k++)
         mark_near(&ag, all, s->cand + 3 * (size_t)k, near);
     if (!ok)
-        *inconsistent = s->ns + 1; /* out of memory: refused, never guessed */
-    const uint32_t real[2] = {s->before, s->after};
-    for (int j = 0; j < 2 && ok; j++) {
-        if (real[j] == MK_NONE)
+        bad = s->ns + 1; /* out of memory: refused, never guessed */
+    const float *shapes[2] = {s->before != MK_NONE ? s->fr->positions[s->before] : NULL,
+                              s->after != MK_NONE ? s->fr->positions[s->after] : NULL};
+    for (uint32_t v = 0; v < n && ok; v++) {
+        bool suspect = s->slot[v] != MK_NONE;
+        if (suspect && s->assigned[s->slot[v]] == MK_NONE) {
+            bad++;
             continue;
-        s->shape = s->fr->positions[real[j]];
-        bool checked_once = j == 1 && real[0] != MK_NONE;
-        for (uint32_t v = 0; v < n; v++) {
-            bool suspect = s->slot[v] != MK_NONE;
-            if (suspect && s->assigned[s->slot[v]] == MK_NONE) {
-                (*inconsistent)++;
+        }
+        if (!suspect && !near[v])
+            continue;
+        int tried = 0, passed = 0;
+        for (int j = 0; j < 2; j++) {
+            if (!shapes[j])
                 continue;
-            }
+            s->shape = shapes[j];
             float q[3];
             match m;
-            if (!suspect && (checked_once || !near[v]))
-                continue;
+            tried++;
             if (expect_local(s, &g, v, q) != 2) {
-                *inconsistent += suspect;
+                passed += !suspect;
                 continue;
             }
             nearest(&ag, all, none, (uint32_t)n, true, q, &m);
             bool own = m.cand != MK_NONE &&
                        !memcmp(all + 3 * (size_t)m.cand, all + 3 * (size_t)v, 3 * sizeof(float));
-            if (suspect ? !own || (distinct_too && !(m.d1 < CHECK_RATIO * CHECK_RATIO * m.d2))
-                        : !own && m.cand != MK_NONE && s->slot[m.cand] != MK_NONE)
-                (*inconsistent)++; /* an unsuspected vertex fails only for a suspect's place */
+            /* an unsuspected vertex fails only for a suspect's place */
+            passed += suspect ? own && (!distinct_too || m.d1 < CHECK_RATIO * CHECK_RATIO * m.d2)
+                              : own || m.cand == MK_NONE || s->slot[m.cand] == MK_NONE;
         }
+        bad += passed < tried; /* it must hold against each real frame */
     }
     free_grid(&ag, al);
     mk_free(al, all, 3 * (n + 1) * sizeof *all);
