@@ -384,6 +384,7 @@ static uint32_t round_assign(repair_state *s, bool final, uint32_t *free_count)
 #define SHIFT_RATIO 0.3f /* a match from neighbours' mean shift only */
 #define SEED_RATIO 0.2f  /* a match from the whole-frame prediction only */
 #define CHECK_RATIO 0.5f /* the check: each position nearest, under half the second */
+#define GROW_PASSES 5   /* at most */
 #define MAX_FIT 64       /* neighbours used in one fit */
 
 typedef struct grow_topo {
@@ -485,6 +486,8 @@ static int expect_local(const repair_state *s, const grow_topo *g, uint32_t v, f
     return 0;
 }
 
+/* After v is placed, its 1-ring can be fitted again (and its 2-ring, where
+ * that is what a fit would use: fewer than 3 placed in its own 1-ring). */
 static void mark_around(const repair_state *s, uint32_t v, uint8_t *dirty)
 {
     const mk_vorder_topo *t = &s->topo;
@@ -494,7 +497,12 @@ static void mark_around(const repair_state *s, uint32_t v, uint8_t *dirty)
             dirty[s->slot[w]] = 1;
         for (uint32_t j = t->vert_start[w]; j < t->vert_start[w + 1]; j++) {
             uint32_t x = other_end(t, t->vert_edges[j], w);
-            if (s->slot[x] != MK_NONE)
+            if (s->slot[x] == MK_NONE || dirty[s->slot[x]] || s->assigned[s->slot[x]] != MK_NONE)
+                continue;
+            uint32_t placed = 0;
+            for (uint32_t i2 = t->vert_start[x]; i2 < t->vert_start[x + 1] && placed < 3; i2++)
+                placed += known(s, other_end(t, t->vert_edges[i2], x)) != NULL;
+            if (placed < 3)
                 dirty[s->slot[x]] = 1;
         }
     }
@@ -577,8 +585,9 @@ static uint32_t grow_assign(repair_state *s, const grow_topo *gt, bool from_real
         }
     }
     /* what no distinct match placed takes the nearest free candidate,
-       most distinct first, a round at a time */
-    while (*free_count) {
+       most distinct first, a round at a time; not worth it when under half
+       matched distinctly (the result would be refused as unconfident) */
+    while (*free_count && distinct >= s->ns - distinct) {
         uint32_t nm = 0, placed = 0;
         for (uint32_t k = 0; k < s->ns; k++) {
             if (s->assigned[k] != MK_NONE)
@@ -845,6 +854,15 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
        by all of its neighbours, not only the ones matched early. */
     if (grow) {
         distinct = grow_assign(&s, &gt, grow == 2, al, &free_count);
+        /* more passes, each starting from the last one's placement (every
+           neighbour placed, so each fit has its whole neighbourhood), while
+           the placement changes */
+        for (int pass = 1; pass < GROW_PASSES && distinct != MK_NONE && free_count == 0; pass++) {
+            memcpy(s.hint, s.assigned, s.ns * sizeof *s.hint);
+            distinct = grow_assign(&s, &gt, grow == 2, al, &free_count);
+            if (distinct != MK_NONE && !memcmp(s.hint, s.assigned, s.ns * sizeof *s.hint))
+                break;
+        }
         if (distinct == MK_NONE) {
             free_vertex_tris(fr, al, &gt);
             free_repair(&s, al);
