@@ -111,13 +111,14 @@ static void consider(const float *cand, const uint8_t *taken, uint32_t c, const 
 }
 
 /* Nearest and second-nearest free candidates to q (squared distances). */
-static void nearest(const cand_grid *g, const float *cand, const uint8_t *taken, uint32_t free_count,
-                    bool final, const float *q, match *m)
+static void nearest_within(const cand_grid *g, const float *cand, const uint8_t *taken,
+                           uint32_t free_count, bool final, int64_t max_ring, const float *q,
+                           match *m)
 {
     m->cand = MK_NONE;
     m->d1 = m->d2 = INFINITY;
     int64_t cx = cell_of(q[0], g->cell), cy = cell_of(q[1], g->cell), cz = cell_of(q[2], g->cell);
-    for (int64_t r = 0; r <= MAX_RING; r++) {
+    for (int64_t r = 0; r <= max_ring; r++) {
         for (int64_t x = -r; x <= r; x++)
             for (int64_t y = -r; y <= r; y++)
                 for (int64_t z = -r; z <= r; z++) {
@@ -140,12 +141,28 @@ static void nearest(const cand_grid *g, const float *cand, const uint8_t *taken,
         if (m->d2 <= reach * reach || (free_count == 1 && m->d1 <= reach * reach))
             return;
     }
+    if (max_ring < MAX_RING) {
+        /* a short search: what lies beyond is at least that far, so the
+           second distance is taken as no more than that (never more
+           distinct than it may be) */
+        float reach = (float)max_ring * g->cell;
+        m->d2 = m->d2 < reach * reach ? m->d2 : reach * reach;
+        if (m->d1 > m->d2)
+            m->cand = MK_NONE, m->d1 = m->d2 = INFINITY;
+        return;
+    }
     /* far from every remaining candidate: look at all of them, when that
        is affordable, in the final round (otherwise the suspect stays
        unmatched and the repair fails its check) */
     if (final && (double)free_count * free_count <= MAX_BRUTE_FORCE)
         for (uint32_t c = 0; c < g->n; c++)
             consider(cand, taken, c, q, m);
+}
+
+static void nearest(const cand_grid *g, const float *cand, const uint8_t *taken, uint32_t free_count,
+                    bool final, const float *q, match *m)
+{
+    nearest_within(g, cand, taken, free_count, final, MAX_RING, q, m);
 }
 
 static void tri_normal(const float *p, const uint32_t *T, double *n)
@@ -562,7 +579,7 @@ static uint32_t grow_assign(repair_state *s, const grow_topo *gt, bool from_real
             float q[3];
             int level = expect_local(s, &g, s->sus[k], q);
             match *m = &s->matches[nm];
-            nearest(&s->grid, s->cand, s->taken, *free_count, false, q, m);
+            nearest_within(&s->grid, s->cand, s->taken, *free_count, false, 1, q, m);
             m->suspect = k;
             float ratio = level == 2 ? GROW_RATIO : level == 1 ? SHIFT_RATIO : SEED_RATIO;
             if (m->cand != MK_NONE && m->d1 < ratio * ratio * m->d2)
