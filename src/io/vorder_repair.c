@@ -715,7 +715,7 @@ static uint32_t local_check(repair_state *s, const grow_topo *gt, bool distinct_
                 passed += !suspect;
                 continue;
             }
-            nearest(&ag, all, none, (uint32_t)n, true, q, &m);
+            nearest_within(&ag, all, none, (uint32_t)n, false, 1, q, &m);
             bool own = m.cand != MK_NONE &&
                        !memcmp(all + 3 * (size_t)m.cand, all + 3 * (size_t)v, 3 * sizeof(float));
             /* an unsuspected vertex fails only for a suspect's place */
