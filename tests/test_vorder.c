@@ -127,15 +127,20 @@ static void test_scramble_sizes_each_shape(void)
                                   1000u + 17u * (uint32_t)(s * 50 + k * 5 + (int)frame), !m);
                 }
     fprintf(stderr, "  generated scrambles: %u repaired exactly, %u refused\n", gen_exact, gen_refused);
-    /* of the 90: 77 before the local rigid growth and check, 79 with it */
-    CHECK(gen_exact >= 79);
+    /* of the 90: 77 without growing by local rigid fits, 81 with it (the
+       rest, refused, are fast motion at an animation's end or most of a
+       fast limb) */
+    CHECK(gen_exact >= 81);
 }
 
-/* Fast motion in the middle of an animation (a wave, a bending limb):
- * predicted from the moving neighbourhoods, these are now repaired exactly
- * (they were refused before). Seeds as in the sweep above. */
+/* Fast motion (a wave, a bending limb), in the middle of an animation and
+ * at its ends: these need each vertex predicted from the rigid motion of
+ * its placed neighbourhood, and are repaired exactly. Seeds as in the
+ * sweep above. */
 static void test_scramble_fast_motion_repaired(void)
 {
+    scramble_case(GEN_GRID, 24, 2.0f, 0, 345, 1000u + 17u * 15u, 1);  /* 60%, first frame */
+    scramble_case(GEN_GRID, 24, 2.0f, 4, 345, 1000u + 17u * 19u, 1);  /* 60%, last frame */
     scramble_case(GEN_GRID, 24, 2.0f, 2, 576, 1000u + 17u * 22u, 1);  /* all 576 */
     scramble_case(GEN_LIMB, 20, 2.0f, 2, 144, 1000u + 17u * 117u, 1); /* 60% */
     scramble_case(GEN_LIMB, 20, 2.0f, 2, 240, 1000u + 17u * 122u, 1); /* all 240 */
@@ -831,12 +836,12 @@ static void test_demo_units_faults(void)
         demo_free(&d);
     }
     /* The demo's poses change a lot from frame to frame (a 6-frame walk, a
-       4-frame flap): most scrambles there are refused rather than guessed.
+       4-frame flap): many scrambles there are refused rather than guessed.
        The slow breathing of Idle is repaired (checked above as exact). */
     fprintf(stderr, "  demo scrambles: %u repaired exactly, %u refused\n", exact, refused);
     CHECK(idle_swaps_exact == 2);
-    /* 10 of the 55 before the local rigid growth and check, 23 with it */
-    CHECK(exact >= 23);
+    /* of the 55: 10 without growing by local rigid fits, 25 with it */
+    CHECK(exact >= 25);
 }
 
 MK_TEST_MAIN(MK_TEST(test_demo_units_faults), MK_TEST(test_gltf_morph_frames_clean), MK_TEST(test_unit_repair_plan), MK_TEST(test_match_recovers_permutation), MK_TEST(test_match_identical_pieces),

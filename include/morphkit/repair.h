@@ -63,7 +63,9 @@
  *     the prediction; a match is taken only when distinct (nearest under
  *     half as far as the second; a third, or a fifth with no rigid fit),
  *     and each match lets its neighbours be predicted next; what is left
- *     takes the nearest free candidate;
+ *     takes the nearest free candidate (not tried when under half matched
+ *     distinctly); up to five passes, each starting from the last one's
+ *     placement, while it changes;
  *  5. growing from the nearest real frame's shape instead of the
  *     prediction (an interpolation of two far-apart poses distorts a patch),
  *     then growing with nothing believed in place.
@@ -85,9 +87,9 @@
  * extrapolated prediction is too far off to seed the growth), a swap of two
  * vertices within the local motion's error of each other, and regular
  * meshes moving by more than a cell per frame with nothing left in place
- * are refused. Cost: tries that fail cost more; a 100k-vertex frame with 1%
- * scrambled repairs in about 0.4-0.7 s, with all of it scrambled in about
- * 2-2.5 s (bench_vorder).
+ * are refused. Cost: a 100k-vertex frame with 1% scrambled repairs in about
+ * 0.55 s, with all of it scrambled in about 1.6 s (bench_vorder, one core);
+ * frames that need the later tries, or are refused, cost a few times more.
  *
  * Everything here is reentrant and allocates through the given allocator
  * (NULL: malloc); the caller owns every buffer it passes. */
