@@ -437,7 +437,7 @@ static void cross_add(const float *a, const float *b, const double *c, double *n
     n[2] += u[0] * w[1] - u[1] * w[0];
 }
 
-/* Suspect k's expectation from its placed neighbourhood (the 1-ring, with
+/* Vertex v's expectation from its placed neighbourhood (the 1-ring, with
  * the 2-ring when under 3 are placed). Returns 2 for a rigid fit, 1 for
  * the neighbours' mean shift, 0 for the bare prediction. */
 static int expect_local(const repair_state *s, const grow_topo *g, uint32_t v, float *out)
