@@ -47,6 +47,14 @@ void mk_vorder_neighbours(const mk_vorder_frames *fr, uint32_t f, uint32_t *prev
 bool mk_vorder_frame_change(const mk_vorder_frames *fr, const float *positions, uint32_t f,
                             const mk_allocator *allocator, float *change);
 
+/* Where a vertex at pv (in a predicted pose) lands when its m known
+ * neighbours, at p in the prediction, are at q in the frame: the best
+ * rotation and uniform scale of the neighbourhood (np and nq: the
+ * neighbourhood's normal in each pose, any consistent orientation), applied
+ * to pv. false when the neighbourhood decides no proper rotation. */
+bool mk_vorder_local_fit(const float *p, const float *q, uint32_t m, const double *np,
+                         const double *nq, const float *pv, float *out);
+
 /* Checks an mk_vorder_frames for misuse; MK_OK or MK_ERR_INVALID_ARGUMENT. */
 mk_status mk_vorder_frames_check(const mk_vorder_frames *fr, mk_error *err);
 

@@ -1,5 +1,6 @@
 /* Scrambled-frame repair: gives each suspicious vertex back the position
- * its neighbouring frames predict (method and limits in morphkit/repair.h).
+ * its neighbouring frames predict, or the rigid motion of its placed
+ * neighbourhood (method and limits in morphkit/repair.h).
  * Candidates are the suspicious vertices' own positions in the frame, so a
  * correct repair is exact: the numbers are moved, never recomputed. */
 #include <math.h>
@@ -97,6 +98,9 @@ static void consider(const float *cand, const uint8_t *taken, uint32_t c, const 
     if (taken[c])
         return;
     float d = dist2(cand + 3 * (size_t)c, q);
+    if (d == m->d1 && m->cand != MK_NONE &&
+        !memcmp(cand + 3 * (size_t)c, cand + 3 * (size_t)m->cand, 3 * sizeof(float)))
+        return; /* the same position twice: interchangeable, no rival */
     if (d < m->d1) {
         m->d2 = m->d1;
         m->d1 = d;
@@ -107,13 +111,14 @@ static void consider(const float *cand, const uint8_t *taken, uint32_t c, const 
 }
 
 /* Nearest and second-nearest free candidates to q (squared distances). */
-static void nearest(const cand_grid *g, const float *cand, const uint8_t *taken, uint32_t free_count,
-                    bool final, const float *q, match *m)
+static void nearest_within(const cand_grid *g, const float *cand, const uint8_t *taken,
+                           uint32_t free_count, bool final, int64_t max_ring, const float *q,
+                           match *m)
 {
     m->cand = MK_NONE;
     m->d1 = m->d2 = INFINITY;
     int64_t cx = cell_of(q[0], g->cell), cy = cell_of(q[1], g->cell), cz = cell_of(q[2], g->cell);
-    for (int64_t r = 0; r <= MAX_RING; r++) {
+    for (int64_t r = 0; r <= max_ring; r++) {
         for (int64_t x = -r; x <= r; x++)
             for (int64_t y = -r; y <= r; y++)
                 for (int64_t z = -r; z <= r; z++) {
@@ -136,12 +141,28 @@ static void nearest(const cand_grid *g, const float *cand, const uint8_t *taken,
         if (m->d2 <= reach * reach || (free_count == 1 && m->d1 <= reach * reach))
             return;
     }
+    if (max_ring < MAX_RING) {
+        /* a short search: what lies beyond is at least that far, so the
+           second distance is taken as no more than that (never more
+           distinct than it may be) */
+        float reach = (float)max_ring * g->cell;
+        m->d2 = m->d2 < reach * reach ? m->d2 : reach * reach;
+        if (m->d1 > m->d2)
+            m->cand = MK_NONE, m->d1 = m->d2 = INFINITY;
+        return;
+    }
     /* far from every remaining candidate: look at all of them, when that
        is affordable, in the final round (otherwise the suspect stays
        unmatched and the repair fails its check) */
     if (final && (double)free_count * free_count <= MAX_BRUTE_FORCE)
         for (uint32_t c = 0; c < g->n; c++)
             consider(cand, taken, c, q, m);
+}
+
+static void nearest(const cand_grid *g, const float *cand, const uint8_t *taken, uint32_t free_count,
+                    bool final, const float *q, match *m)
+{
+    nearest_within(g, cand, taken, free_count, final, MAX_RING, q, m);
 }
 
 static void tri_normal(const float *p, const uint32_t *T, double *n)
@@ -178,9 +199,6 @@ static bool is_fault_frame(const mk_vorder_report *r, uint32_t f)
     return false;
 }
 
-/* The prediction of frame f from its nearest fault-free frames in the
- * animation (interpolated by frame distance), else frame 0 or the first
- * fault-free frame. false when there is none. */
 static void centroid(const float *p, size_t n, double *c)
 {
     c[0] = c[1] = c[2] = 0;
@@ -205,7 +223,14 @@ static void align(float *pred, const float *frame, uint32_t n)
             pred[3 * i + c] = (float)((pred[3 * i + c] - cp[c]) * k + cf[c]);
 }
 
-static bool predict(const mk_vorder_frames *fr, const mk_vorder_report *r, uint32_t f, float *pred)
+/* The prediction of frame f from its nearest fault-free frames in the
+ * animation: the cubic through f-2, f-1, f+1 and f+2 where all four are
+ * fault-free frames of its animation (smooth motion), else interpolated
+ * by frame distance, extrapolated at an animation's end, else frame 0 or
+ * the first fault-free frame. used[] receives the real frames nearest to
+ * f (before, after; MK_NONE where none). false when there is none. */
+static bool predict(const mk_vorder_frames *fr, const mk_vorder_report *r, uint32_t f, float *pred,
+                    uint32_t *used)
 {
     uint32_t before = MK_NONE, after = MK_NONE, g = f, prev, next;
     for (;;) {
@@ -229,6 +254,25 @@ static bool predict(const mk_vorder_frames *fr, const mk_vorder_report *r, uint3
         g = next;
     }
     size_t n = 3 * (size_t)fr->vertex_count;
+    used[0] = before; /* the real frames nearest to f: the local checks' poses */
+    used[1] = after;
+    uint32_t b2 = MK_NONE, a2 = MK_NONE, x;
+    if (before != MK_NONE && before + 1 == f) {
+        mk_vorder_neighbours(fr, before, &b2, &x);
+        b2 = b2 != MK_NONE && !is_fault_frame(r, b2) ? b2 : MK_NONE;
+    }
+    if (after != MK_NONE && after == f + 1) {
+        mk_vorder_neighbours(fr, after, &x, &a2);
+        a2 = a2 != MK_NONE && !is_fault_frame(r, a2) ? a2 : MK_NONE;
+    }
+    if (b2 != MK_NONE && a2 != MK_NONE && after != MK_NONE) {
+        /* the cubic through f-2, f-1, f+1, f+2, at f */
+        const float *p0 = fr->positions[b2], *p1 = fr->positions[before], *p2 = fr->positions[after],
+                    *p3 = fr->positions[a2];
+        for (size_t i = 0; i < n; i++)
+            pred[i] = (4.0f * (p1[i] + p2[i]) - (p0[i] + p3[i])) / 6.0f;
+        return true;
+    }
     if (before != MK_NONE && after != MK_NONE) {
         float t = (float)(f - before) / (float)(after - before);
         const float *a = fr->positions[before], *b = fr->positions[after];
@@ -264,6 +308,7 @@ static bool predict(const mk_vorder_frames *fr, const mk_vorder_report *r, uint3
             one = k;
     if (one == MK_NONE)
         return false;
+    used[0] = one;
     memcpy(pred, fr->positions[one], n * sizeof *pred);
     return true;
 }
@@ -274,6 +319,8 @@ typedef struct repair_state {
     const uint32_t *sus;  /* suspects */
     uint32_t ns;
     float *pred;          /* vertex_count float3 */
+    const float *shape;   /* the pose local fits start from: pred, or a real frame */
+    uint32_t before, after; /* the nearest fault-free frames around it, or MK_NONE */
     float *cand;          /* ns float3: the suspects' positions */
     uint32_t *slot;       /* vertex -> suspect index, or MK_NONE */
     uint32_t *assigned;   /* per suspect: candidate, or MK_NONE */
@@ -344,6 +391,347 @@ static uint32_t round_assign(repair_state *s, bool final, uint32_t *free_count)
     return distinct;
 }
 
+/* ---- growing from placed vertices ------------------------------------------
+ * The last resort for fast motion: a suspect is expected where the rigid
+ * motion of its placed neighbourhood takes it, matches are taken only when
+ * distinct, and each one placed lets its neighbours be predicted the same
+ * way. */
+
+#define GROW_RATIO 0.5f  /* a local fit's match: nearest under half the second */
+#define SHIFT_RATIO 0.3f /* a match from neighbours' mean shift only */
+#define SEED_RATIO 0.2f  /* a match from the whole-frame prediction only */
+#define CHECK_RATIO 0.5f /* the check: each position nearest, under half the second */
+#define GROW_PASSES 5   /* at most */
+#define MAX_FIT 64       /* neighbours used in one fit */
+
+typedef struct grow_topo {
+    uint32_t *start; /* vertex_count + 1 */
+    uint32_t *tris;  /* 3 x triangle_count triangle ids */
+} grow_topo;
+
+/* Adds w's positions (prediction and frame) unless it is unknown or there. */
+static void gather(const repair_state *s, uint32_t w, uint32_t *ids, float *p, float *q, uint32_t *m)
+{
+    const float *at = known(s, w);
+    if (!at || *m == MAX_FIT)
+        return;
+    for (uint32_t i = 0; i < *m; i++)
+        if (ids[i] == w)
+            return;
+    ids[*m] = w;
+    memcpy(p + 3 * (size_t)*m, s->shape + 3 * (size_t)w, 3 * sizeof(float));
+    memcpy(q + 3 * (size_t)*m, at, 3 * sizeof(float));
+    (*m)++;
+}
+
+static uint32_t other_end(const mk_vorder_topo *t, uint32_t e, uint32_t v)
+{
+    return t->edges[2 * e] == v ? t->edges[2 * e + 1] : t->edges[2 * e];
+}
+
+static void cross_add(const float *a, const float *b, const double *c, double *n)
+{
+    double u[3] = {a[0] - c[0], a[1] - c[1], a[2] - c[2]}, w[3] = {b[0] - c[0], b[1] - c[1], b[2] - c[2]};
+    n[0] += u[1] * w[2] - u[2] * w[1];
+    n[1] += u[2] * w[0] - u[0] * w[2];
+    n[2] += u[0] * w[1] - u[1] * w[0];
+}
+
+/* Vertex v's expectation from its placed neighbourhood (the 1-ring, with
+ * the 2-ring when under 3 are placed). Returns 2 for a rigid fit, 1 for
+ * the neighbours' mean shift, 0 for the bare prediction. */
+static int expect_local(const repair_state *s, const grow_topo *g, uint32_t v, float *out)
+{
+    const mk_vorder_topo *t = &s->topo;
+    uint32_t ids[MAX_FIT], m = 0;
+    float p[3 * MAX_FIT], q[3 * MAX_FIT];
+    for (uint32_t i = t->vert_start[v]; i < t->vert_start[v + 1]; i++)
+        gather(s, other_end(t, t->vert_edges[i], v), ids, p, q, &m);
+    uint32_t ring1 = m;
+    if (m < 3)
+        for (uint32_t i = t->vert_start[v]; i < t->vert_start[v + 1]; i++) {
+            uint32_t w = other_end(t, t->vert_edges[i], v);
+            for (uint32_t j = t->vert_start[w]; j < t->vert_start[w + 1]; j++) {
+                uint32_t x = other_end(t, t->vert_edges[j], w);
+                if (x != v)
+                    gather(s, x, ids, p, q, &m);
+            }
+        }
+    const float *pv = s->shape + 3 * (size_t)v;
+    if (m >= 3) {
+        double cp[3] = {0, 0, 0}, cq[3] = {0, 0, 0}, np[3] = {0, 0, 0}, nq[3] = {0, 0, 0};
+        for (uint32_t i = 0; i < m; i++)
+            for (int c = 0; c < 3; c++) {
+                cp[c] += p[3 * i + c] / m;
+                cq[c] += q[3 * i + c] / m;
+            }
+        /* the normal: v's fan triangles with both other corners placed,
+           else the gathered points taken round in order (either way the
+           same in both poses, so it turns with the patch) */
+        uint32_t fans = 0;
+        for (uint32_t i = g->start[v]; i < g->start[v + 1]; i++) {
+            const uint32_t *T = s->fr->triangles + 3 * (size_t)g->tris[i];
+            int c0 = T[0] == v ? 0 : T[1] == v ? 1 : 2;
+            uint32_t a = T[(c0 + 1) % 3], b = T[(c0 + 2) % 3];
+            const float *qa = known(s, a), *qb = known(s, b);
+            if (!qa || !qb || a == v || b == v)
+                continue;
+            cross_add(s->shape + 3 * (size_t)a, s->shape + 3 * (size_t)b, cp, np);
+            cross_add(qa, qb, cq, nq);
+            fans++;
+        }
+        if (!fans)
+            for (uint32_t i = 0; i < m; i++) {
+                uint32_t j = (i + 1) % m;
+                cross_add(p + 3 * i, p + 3 * j, cp, np);
+                cross_add(q + 3 * i, q + 3 * j, cq, nq);
+            }
+        if (mk_vorder_local_fit(p, q, m, np, nq, pv, out))
+            return 2;
+    }
+    if (ring1 || m) {
+        float corr[3] = {0, 0, 0};
+        uint32_t used = ring1 ? ring1 : m;
+        for (uint32_t i = 0; i < used; i++)
+            for (int c = 0; c < 3; c++)
+                corr[c] += q[3 * i + c] - p[3 * i + c];
+        for (int c = 0; c < 3; c++)
+            out[c] = pv[c] + corr[c] / (float)used;
+        return 1;
+    }
+    memcpy(out, pv, 3 * sizeof(float));
+    return 0;
+}
+
+/* After v is placed, its 1-ring can be fitted again (and its 2-ring, where
+ * that is what a fit would use: fewer than 3 placed in its own 1-ring). */
+static void mark_around(const repair_state *s, uint32_t v, uint8_t *dirty)
+{
+    const mk_vorder_topo *t = &s->topo;
+    for (uint32_t i = t->vert_start[v]; i < t->vert_start[v + 1]; i++) {
+        uint32_t w = other_end(t, t->vert_edges[i], v);
+        if (s->slot[w] != MK_NONE)
+            dirty[s->slot[w]] = 1;
+        for (uint32_t j = t->vert_start[w]; j < t->vert_start[w + 1]; j++) {
+            uint32_t x = other_end(t, t->vert_edges[j], w);
+            if (s->slot[x] == MK_NONE || dirty[s->slot[x]] || s->assigned[s->slot[x]] != MK_NONE)
+                continue;
+            uint32_t placed = 0;
+            for (uint32_t i2 = t->vert_start[x]; i2 < t->vert_start[x + 1] && placed < 3; i2++)
+                placed += known(s, other_end(t, t->vert_edges[i2], x)) != NULL;
+            if (placed < 3)
+                dirty[s->slot[x]] = 1;
+        }
+    }
+}
+
+/* Each vertex's triangles; false when out of memory. */
+static bool vertex_tris(const mk_vorder_frames *fr, const mk_allocator *al, grow_topo *g)
+{
+    size_t n = fr->vertex_count, nt = fr->triangle_count;
+    g->start = mk_alloc(al, (n + 2) * sizeof *g->start);
+    g->tris = mk_alloc(al, (3 * nt + 1) * sizeof *g->tris);
+    if (!g->start || !g->tris)
+        return false;
+    memset(g->start, 0, (n + 2) * sizeof *g->start);
+    for (size_t c = 0; c < 3 * nt; c++)
+        g->start[fr->triangles[c] + 2]++;
+    for (size_t v = 0; v < n; v++)
+        g->start[v + 2] += g->start[v + 1];
+    for (size_t c = 0; c < 3 * nt; c++)
+        g->tris[g->start[fr->triangles[c] + 1]++] = (uint32_t)(c / 3);
+    /* g->start[v] .. g->start[v + 1] now holds v's triangles */
+    return true;
+}
+
+static void free_vertex_tris(const mk_vorder_frames *fr, const mk_allocator *al, grow_topo *g)
+{
+    mk_free(al, g->start, ((size_t)fr->vertex_count + 2) * sizeof *g->start);
+    mk_free(al, g->tris, (3 * (size_t)fr->triangle_count + 1) * sizeof *g->tris);
+}
+
+/* Places the suspects by growing; returns how many matched distinctly,
+ * or MK_NONE when out of memory. */
+static uint32_t grow_assign(repair_state *s, const grow_topo *gt, bool from_real,
+                            const mk_allocator *al, uint32_t *free_count)
+{
+    const grow_topo g = *gt;
+    uint8_t *dirty = mk_alloc(al, s->ns + 1);
+    if (!dirty)
+        return MK_NONE;
+    for (uint32_t k = 0; k < s->ns; k++) {
+        s->assigned[k] = MK_NONE; /* hint[]: as the attempt set it */
+        s->taken[k] = 0;
+        dirty[k] = 1;
+    }
+    *free_count = s->ns;
+    /* fits start from the prediction, or from the nearest real frame (an
+       interpolation between two far-apart poses can distort a patch) */
+    uint32_t near = s->before != MK_NONE ? s->before : s->after;
+    s->shape = from_real && near != MK_NONE ? s->fr->positions[near] : s->pred;
+    uint32_t distinct = 0;
+    for (;;) {
+        uint32_t nm = 0;
+        for (uint32_t k = 0; k < s->ns; k++) {
+            if (s->assigned[k] != MK_NONE || !dirty[k])
+                continue;
+            dirty[k] = 0;
+            float q[3];
+            int level = expect_local(s, &g, s->sus[k], q);
+            match *m = &s->matches[nm];
+            nearest_within(&s->grid, s->cand, s->taken, *free_count, false, 1, q, m);
+            m->suspect = k;
+            float ratio = level == 2 ? GROW_RATIO : level == 1 ? SHIFT_RATIO : SEED_RATIO;
+            if (m->cand != MK_NONE && m->d1 < ratio * ratio * m->d2)
+                nm++;
+        }
+        if (!nm)
+            break;
+        qsort(s->matches, nm, sizeof *s->matches, compare_match);
+        for (uint32_t i = 0; i < nm; i++) {
+            match *m = &s->matches[i];
+            if (s->taken[m->cand]) {
+                dirty[m->suspect] = 1; /* try again with another candidate */
+                continue;
+            }
+            s->assigned[m->suspect] = m->cand;
+            s->taken[m->cand] = 1;
+            (*free_count)--;
+            distinct++;
+            mark_around(s, s->sus[m->suspect], dirty);
+        }
+    }
+    /* what no distinct match placed takes the nearest free candidate,
+       most distinct first, a round at a time; not worth it when under half
+       matched distinctly (the result would be refused as unconfident) */
+    while (*free_count && distinct >= s->ns - distinct) {
+        uint32_t nm = 0, placed = 0;
+        for (uint32_t k = 0; k < s->ns; k++) {
+            if (s->assigned[k] != MK_NONE)
+                continue;
+            float q[3];
+            expect_local(s, &g, s->sus[k], q);
+            match *m = &s->matches[nm++];
+            nearest(&s->grid, s->cand, s->taken, *free_count, true, q, m);
+            m->suspect = k;
+        }
+        qsort(s->matches, nm, sizeof *s->matches, compare_match);
+        for (uint32_t i = 0; i < nm; i++) {
+            match *m = &s->matches[i];
+            if (m->cand == MK_NONE || s->taken[m->cand])
+                continue;
+            s->assigned[m->suspect] = m->cand;
+            s->taken[m->cand] = 1;
+            (*free_count)--;
+            /* a quarter at a time: the rest are predicted again with
+               these placed */
+            if (++placed >= nm / 4)
+                break;
+        }
+        if (!placed)
+            break;
+    }
+    s->shape = s->pred;
+    mk_free(al, dirty, s->ns + 1);
+    return distinct;
+}
+
+/* Marks the points of g within one cell of q. */
+static void mark_near(const cand_grid *g, const float *pts, const float *q, uint8_t *mark)
+{
+    int64_t cx = cell_of(q[0], g->cell), cy = cell_of(q[1], g->cell), cz = cell_of(q[2], g->cell);
+    for (int64_t x = -1; x <= 1; x++)
+        for (int64_t y = -1; y <= 1; y++)
+            for (int64_t z = -1; z <= 1; z++) {
+                uint64_t key = cell_key(cx + x, cy + y, cz + z);
+                uint32_t lo = 0, hi = g->n;
+                while (lo < hi) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    if (g->keys[mid] < key)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                for (uint32_t i = lo; i < g->n && g->keys[i] == key; i++)
+                    if (dist2(pts + 3 * (size_t)g->ids[i], q) <= g->cell * g->cell)
+                        mark[g->ids[i]] = 1;
+            }
+}
+
+/* The check of a result: with every neighbour placed, each vertex of the
+ * frame (not only the suspects: a vertex left at a wrong place near its
+ * own passes edge lengths in fast motion) must sit at the position nearest
+ * to where its neighbourhood's rigid motion from each real neighbouring
+ * frame takes it (equal positions are the same answer), and each suspect
+ * distinctly so. Returns how many do not. */
+static uint32_t local_check(repair_state *s, const grow_topo *gt, bool distinct_too,
+                            const mk_allocator *al)
+{
+    const grow_topo g = *gt;
+    size_t n = s->fr->vertex_count;
+    uint32_t bad = 0;
+    /* every vertex of the frame as repaired, in a grid of its own */
+    float *all = mk_alloc(al, 3 * (n + 1) * sizeof *all);
+    uint8_t *none = mk_alloc(al, n + 1), *near = mk_alloc(al, n + 1);
+    cand_grid ag;
+    memset(&ag, 0, sizeof ag);
+    bool ok = all && none && near;
+    if (ok) {
+        memcpy(all, s->pos, 3 * n * sizeof *all);
+        for (uint32_t k = 0; k < s->ns; k++)
+            if (s->assigned[k] != MK_NONE)
+                memcpy(all + 3 * (size_t)s->sus[k], s->cand + 3 * (size_t)s->assigned[k],
+                       3 * sizeof(float));
+        memset(none, 0, n);
+        memset(near, 0, n);
+        ok = build_grid(&ag, all, (uint32_t)n, s->grid.cell, al);
+    }
+    /* An unsuspected vertex fits its edges, so it is near its true place:
+       it can only hold a wrong one with a candidate's place within a cell.
+       Only those are checked. */
+    for (uint32_t k = 0; ok && k < s->ns; k++)
+        mark_near(&ag, all, s->cand + 3 * (size_t)k, near);
+    if (!ok)
+        bad = s->ns + 1; /* out of memory: refused, never guessed */
+    const float *shapes[2] = {s->before != MK_NONE ? s->fr->positions[s->before] : NULL,
+                              s->after != MK_NONE ? s->fr->positions[s->after] : NULL};
+    for (uint32_t v = 0; v < n && ok; v++) {
+        bool suspect = s->slot[v] != MK_NONE;
+        if (suspect && s->assigned[s->slot[v]] == MK_NONE) {
+            bad++;
+            continue;
+        }
+        if (!suspect && !near[v])
+            continue;
+        int tried = 0, passed = 0;
+        for (int j = 0; j < 2; j++) {
+            if (!shapes[j])
+                continue;
+            s->shape = shapes[j];
+            float q[3];
+            match m;
+            tried++;
+            if (expect_local(s, &g, v, q) != 2) {
+                passed += !suspect;
+                continue;
+            }
+            nearest_within(&ag, all, none, (uint32_t)n, false, 1, q, &m);
+            bool own = m.cand != MK_NONE &&
+                       !memcmp(all + 3 * (size_t)m.cand, all + 3 * (size_t)v, 3 * sizeof(float));
+            /* an unsuspected vertex fails only for a suspect's place */
+            passed += suspect ? own && (!distinct_too || m.d1 < CHECK_RATIO * CHECK_RATIO * m.d2)
+                              : own || m.cand == MK_NONE || s->slot[m.cand] == MK_NONE;
+        }
+        bad += passed < tried; /* it must hold against each real frame */
+    }
+    free_grid(&ag, al);
+    mk_free(al, all, 3 * (n + 1) * sizeof *all);
+    mk_free(al, none, n + 1);
+    mk_free(al, near, n + 1);
+    s->shape = s->pred;
+    return bad;
+}
+
 static void free_repair(repair_state *s, const mk_allocator *al)
 {
     size_t n = s->fr->vertex_count, ns = s->ns;
@@ -375,7 +763,8 @@ static float median_edge(const mk_vorder_topo *t, const float *pos, const mk_all
 /* One repair attempt with the suspects grown by `rings` rings of mesh
  * neighbours. */
 static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
-                         const mk_vorder_fault *ft, uint32_t rings, bool trust, const mk_allocator *al,
+                         const mk_vorder_fault *ft, uint32_t rings, bool trust, int grow,
+                         const mk_allocator *al,
                          float *out, mk_vorder_repair_info *info, mk_error *err)
 {
     memset(info, 0, sizeof *info);
@@ -443,7 +832,10 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
         mk_free(al, before, (n + 1) * sizeof *before);
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     }
-    if (predict(fr, r, ft->frame, s.pred)) {
+    uint32_t used[2];
+    if (predict(fr, r, ft->frame, s.pred, used)) {
+        s.before = used[0];
+        s.after = used[1];
         align(s.pred, s.pos, fr->vertex_count);
     } else {
         free_repair(&s, al);
@@ -463,13 +855,39 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
         mk_free(al, before, (n + 1) * sizeof *before);
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     }
-    uint32_t free_count = 0, distinct = 0;
+    uint32_t free_count = 0, distinct = 0, inconsistent = 0;
+    grow_topo gt;
+    memset(&gt, 0, sizeof gt);
+    if (!vertex_tris(fr, al, &gt)) {
+        free_vertex_tris(fr, al, &gt);
+        free_repair(&s, al);
+        mk_free(al, before, (n + 1) * sizeof *before);
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    }
     /* Two passes. Each: rounds of distinct matches while they make
        progress, then one final round that takes the nearest free candidate
        for the rest. The second pass starts over with every neighbour
        placed where the first pass put it, so each expectation is corrected
        by all of its neighbours, not only the ones matched early. */
-    for (int pass = 0; pass < 2; pass++) {
+    if (grow) {
+        distinct = grow_assign(&s, &gt, grow == 2, al, &free_count);
+        /* more passes, each starting from the last one's placement (every
+           neighbour placed, so each fit has its whole neighbourhood), while
+           the placement changes */
+        for (int pass = 1; pass < GROW_PASSES && distinct != MK_NONE && free_count == 0; pass++) {
+            memcpy(s.hint, s.assigned, s.ns * sizeof *s.hint);
+            distinct = grow_assign(&s, &gt, grow == 2, al, &free_count);
+            if (distinct != MK_NONE && !memcmp(s.hint, s.assigned, s.ns * sizeof *s.hint))
+                break;
+        }
+        if (distinct == MK_NONE) {
+            free_vertex_tris(fr, al, &gt);
+            free_repair(&s, al);
+            mk_free(al, before, (n + 1) * sizeof *before);
+            return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+        }
+    }
+    for (int pass = 0; pass < 2 && !grow; pass++) {
         if (pass)
             memcpy(s.hint, s.assigned, s.ns * sizeof *s.hint);
         for (uint32_t k = 0; k < s.ns; k++) {
@@ -497,6 +915,8 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
         memcpy(dst, s.cand + 3 * (size_t)c, 3 * sizeof(float));
     }
     info->confidence = s.ns ? (float)distinct / (float)s.ns : 1.0f;
+    inconsistent = local_check(&s, &gt, grow != 0, al);
+    free_vertex_tris(fr, al, &gt);
     /* A mirrored piece keeps every edge length: a triangle with a moved
        corner must also keep its facing against the prediction. */
     uint32_t flipped = 0;
@@ -532,7 +952,7 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
         info->remaining += after[v] > MK_VORDER_CHANGE_LIMIT ||
                            (moved && (after[v] > before[v] || after[v] > fit));
     }
-    info->remaining += flipped;
+    info->remaining += flipped + inconsistent;
     mk_free(al, after, (n + 1) * sizeof *after);
     mk_free(al, before, (n + 1) * sizeof *before);
     if (info->remaining)
@@ -569,16 +989,21 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
                                 "vorder: fault vertex %u out of range", ft->vertices[k]);
     /* Two rings of neighbours catch most short moves. When the result does
        not check out: the same with the unflagged suspects believed in place
-       at first (a few scrambled vertices in a fast-moving piece), then six
-       rings (a vertex whose position is needed may sit further out). Every
-       result passes the same checks. */
-    mk_status st2 = attempt(fr, r, ft, 2, false, al, out, info, err);
+       at first (a few scrambled vertices in a fast-moving piece), six rings
+       (a vertex whose position is needed may sit further out), then growing
+       by local rigid fits (fast motion) from the prediction, from the
+       nearest real frame, and with nothing believed in place. Every result
+       passes the same checks. */
+    mk_status st2 = attempt(fr, r, ft, 2, false, 0, al, out, info, err);
     if (st2 != MK_ERR_MISMATCH)
         return st2;
     mk_vorder_repair_info wider;
     mk_error e2;
-    if (attempt(fr, r, ft, 2, true, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 6, false, al, out, &wider, &e2) == MK_OK) {
+    if (attempt(fr, r, ft, 2, true, 0, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 6, false, 0, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, true, 1, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, true, 2, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, false, 1, al, out, &wider, &e2) == MK_OK) {
         *info = wider;
         return MK_OK;
     }
