@@ -6,7 +6,9 @@
 set -eu
 fuzzer=$1; min=$2; work=$3; shift 3
 rm -rf "$work"; mkdir -p "$work/corpus"
-cp "$@" "$work/corpus/"
+# numbered copies: seeds from different folders may share a name
+i=0
+for seed in "$@"; do i=$((i + 1)); cp "$seed" "$work/corpus/$i-$(basename "$seed")"; done
 "$fuzzer" -runs=0 "$work/corpus" >"$work/log.txt" 2>&1 || { cat "$work/log.txt"; exit 1; }
 cov=$(grep -oE 'cov: [0-9]+' "$work/log.txt" | tail -n1 | cut -d' ' -f2)
 [ -n "$cov" ] || { cat "$work/log.txt"; echo "coverage: no 'cov:' line"; exit 1; }
