@@ -5,7 +5,9 @@
 # JOBS parallel jobs, starting from its seeds and tests/fuzz/corpus/NAME/.
 # MERGE=1 merges the inputs that add coverage into tests/fuzz/corpus/NAME/
 # (`make fuzz`); MERGE=0 leaves the source tree alone (`make test`).
-# Fails, naming the file, when a target finds a crash, leak or timeout.
+# Each target uses tests/fuzz/dict/NAME.dict when there is one, and the
+# limits of the bar in tests/fuzz/README.md: 1 s per input, 2 GB.
+# Fails, naming the file, when a target finds a crash, leak, timeout or OOM.
 set -eu
 build=$(cd "$1" && pwd); seconds=$2; jobs=$3; merge=$4
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,11 +19,16 @@ for list in "$build"/tests/fuzz_*.seeds; do
     corpus=$root/tests/fuzz/corpus/${name#fuzz_}
     work=$build/fuzz-work/$name
     rm -rf "$work"; mkdir -p "$work/in" "$work/artifacts"
-    while IFS= read -r seed; do cp "$seed" "$work/in/"; done <"$list"
+    # numbered copies: seeds from different folders may share a name
+    i=0
+    while IFS= read -r seed; do i=$((i + 1)); cp "$seed" "$work/in/$i-$(basename "$seed")"; done <"$list"
     if [ -d "$corpus" ]; then cp "$corpus"/* "$work/in/" 2>/dev/null || true; fi
+    dict=$root/tests/fuzz/dict/${name#fuzz_}.dict
+    set -- -timeout=1 -rss_limit_mb=2048 -malloc_limit_mb=2048
+    [ -f "$dict" ] && set -- "$@" -dict="$dict"
     echo "fuzz: $name for ${seconds}s, $jobs job(s)"
     # Jobs write their logs (fuzz-N.log) into the current folder.
-    (cd "$work" && "$fuzzer" -max_total_time="$seconds" -jobs="$jobs" -workers="$jobs" \
+    (cd "$work" && "$fuzzer" "$@" -max_total_time="$seconds" -jobs="$jobs" -workers="$jobs" \
         -artifact_prefix="$work/artifacts/" -print_final_stats=1 "$work/in" >"$work/run.log" 2>&1) || true
     found=$(ls "$work/artifacts")
     if [ -n "$found" ]; then

@@ -393,6 +393,31 @@ static void test_flipped_quad_diagonal(void)
     mk_report_destroy(rep);
 }
 
+/* A degenerate triangle (`f 1 1 4`, a repeated vertex) next to a real one
+ * is not half of a quad: the flipped-diagonal check must not take the
+ * repeated vertex for both ends of a shared edge (it then read past its
+ * two-entry edge list; found by the unit fuzzer). The frames differ, so
+ * this is a topology error and no diagonal warning. */
+static void test_flip_check_ignores_degenerate_triangles(void)
+{
+    const char *d = mk_fx_dir("val_flip_degenerate");
+    mk_fx_write(d, "Idle_1.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 1 4\n");
+    /* the same four vertices as two other triangles sharing edge 1-2 */
+    mk_fx_write(d, "Idle_2.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 2 3 1\nf 1 4 2\n");
+    mk_report *rep = mk_fx_report();
+    mk_error e;
+    load(d, MK_ERR_MISMATCH, rep, &e);
+    CHECK(find_diag(rep, MK_CHECK_QUAD_DIAGONAL) == NULL);
+    const mk_diagnostic *g = find_diag(rep, MK_CHECK_TOPOLOGY);
+    CHECK(g != NULL);
+    if (g) {
+        CHECK_CONTAINS(g->file, "Idle_2.obj");
+        CHECK_EQ_INT(g->line, 5);
+        CHECK_CONTAINS(g->message, "triangle 1 is (2 3 1) but the first frame has (1 2 3)");
+    }
+    mk_report_destroy(rep);
+}
+
 /* A 7 x 7 grid with uv; `shift` moves it, `swap` exchanges two v lines. */
 static char *grid_obj(float shift, int swap_a, int swap_b, float uv_shift, float scale)
 {
@@ -654,7 +679,8 @@ MK_TEST_MAIN(MK_TEST(test_config_errors_reported_with_frames), MK_TEST(test_disc
              MK_TEST(test_discover_duplicates_and_empty), MK_TEST(test_library_root_listing),
              MK_TEST(test_vertex_count_mismatch), MK_TEST(test_topology_mismatch_names_lines),
              MK_TEST(test_every_bad_frame_reported), MK_TEST(test_reindexed_normals_blend),
-             MK_TEST(test_flipped_quad_diagonal), MK_TEST(test_clean_motion_has_no_warnings),
+             MK_TEST(test_flipped_quad_diagonal),
+             MK_TEST(test_flip_check_ignores_degenerate_triangles), MK_TEST(test_clean_motion_has_no_warnings),
              MK_TEST(test_scramble_warning_names_vertices),
              MK_TEST(test_uv_change_and_jump_warnings), MK_TEST(test_missing_normals_in_one_frame),
              MK_TEST(test_report_lifecycle_frees_everything),

@@ -44,15 +44,22 @@ static bool tri_has(const uint32_t *t, uint32_t v)
     return t[0] == v || t[1] == v || t[2] == v;
 }
 
+static bool degenerate(const uint32_t *t)
+{
+    return t[0] == t[1] || t[1] == t[2] || t[0] == t[2];
+}
+
 /* The 4 distinct vertices of two triangles sharing an edge, and that edge;
- * false when they are not such a pair. */
+ * false when they are not such a pair. A triangle that repeats a vertex
+ * (`f 1 1 4`) is never half of a quad: its repeated vertex would count as
+ * both ends of the shared edge. */
 static bool quad_of(const uint32_t *t1, const uint32_t *t2, uint32_t quad[4], uint32_t edge[2])
 {
     uint32_t shared = 0, n = 3;
     quad[0] = t1[0];
     quad[1] = t1[1];
     quad[2] = t1[2];
-    if (t1[0] == t1[1] || t1[1] == t1[2] || t1[0] == t1[2])
+    if (degenerate(t1) || degenerate(t2))
         return false;
     for (int i = 0; i < 3; i++) {
         if (tri_has(t1, t2[i])) {

@@ -1,5 +1,11 @@
 /* Stand-alone driver for the fuzz harnesses (see fuzz.h).
- * usage: fuzz_X [--iterations N] SEED_FILE... */
+ * usage: fuzz_X [--iterations N] SEED_FILE|CORPUS_DIR...
+ * A file is a seed: run as it is, every prefix (when small) and N
+ * deterministic mutations. A folder is a kept corpus (corpus/NAME): each
+ * file in it runs once, as it is (the corpus is already minimized and
+ * can be large, so no mutations). */
+#define _POSIX_C_SOURCE 200809L /* opendir */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +91,29 @@ static size_t mutate(const uint8_t *seed, size_t size, uint8_t *out, uint32_t *r
     return n;
 }
 
+static long run_corpus(const char *path, DIR *dir)
+{
+    long runs = 0;
+    const struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        size_t n = strlen(path) + strlen(e->d_name) + 2, size;
+        char *file = malloc(n);
+        if (!file)
+            break;
+        snprintf(file, n, "%s/%s", path, e->d_name);
+        uint8_t *data = read_all(file, &size);
+        if (data) {
+            LLVMFuzzerTestOneInput(data, size);
+            runs++;
+        }
+        free(data);
+        free(file);
+    }
+    return runs;
+}
+
 int main(int argc, char **argv)
 {
     long iterations = 2000;
@@ -99,6 +128,12 @@ int main(int argc, char **argv)
     }
     long runs = 0;
     for (int i = first; i < argc; i++) {
+        DIR *dir = opendir(argv[i]);
+        if (dir) {
+            runs += run_corpus(argv[i], dir);
+            closedir(dir);
+            continue;
+        }
         size_t size;
         uint8_t *seed = read_all(argv[i], &size);
         if (!seed) {
