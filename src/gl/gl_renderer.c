@@ -19,14 +19,14 @@ static const char *const varyings_frames[] = {"tf_position", "tf_normal", NULL};
 static const char *const varyings_morph[] = {"tf_position", "tf_normal", "tf_tangent", NULL};
 
 static const program_source sources[MK_GL_PROGRAM_COUNT] = {
-    [MK_GL_PROGRAM_STANDARD] = {"standard.vert", mk_gl_shader_standard_vert, varyings_frames},
-    [MK_GL_PROGRAM_PAIR] = {"pair.vert", mk_gl_shader_pair_vert, varyings_frames},
-    [MK_GL_PROGRAM_SMOOTH] = {"smooth.vert", mk_gl_shader_smooth_vert, varyings_frames},
-    [MK_GL_PROGRAM_MORPH] = {"morph.vert", mk_gl_shader_morph_vert, varyings_morph},
-    [MK_GL_PROGRAM_CROWD] = {"crowd.vert", mk_gl_shader_crowd_vert, varyings_frames},
+    [MK_GL_PROGRAM_STANDARD] = {"standard.vert", mk_gl_shader_standard_vert, varyings_frames, 0},
+    [MK_GL_PROGRAM_PAIR] = {"pair.vert", mk_gl_shader_pair_vert, varyings_frames, 0},
+    [MK_GL_PROGRAM_SMOOTH] = {"smooth.vert", mk_gl_shader_smooth_vert, varyings_frames, 0},
+    [MK_GL_PROGRAM_MORPH] = {"morph.vert", mk_gl_shader_morph_vert, varyings_morph, 0},
+    [MK_GL_PROGRAM_CROWD] = {"crowd.vert", mk_gl_shader_crowd_vert, varyings_frames, 0},
     [MK_GL_PROGRAM_MORPH_SKIN] = {"morph_skin.vert", mk_gl_shader_morph_skin_vert,
-                                  varyings_morph},
-    [MK_GL_PROGRAM_QCROWD] = {"qcrowd.vert", mk_gl_shader_qcrowd_vert, varyings_frames},
+                                  varyings_morph, 0},
+    [MK_GL_PROGRAM_QCROWD] = {"qcrowd.vert", mk_gl_shader_qcrowd_vert, varyings_frames, 0},
     [MK_GL_PROGRAM_PULLED] = {"crowd_pulled.vert", mk_gl_shader_crowd_pulled_vert,
                               varyings_frames, 43},
 };
