@@ -800,6 +800,33 @@ static void test_every_prefix_fails_cleanly(void)
     mk_unit_destroy(u);
 }
 
+/* A GLB header whose total length (0 here) is below its own 20 header
+ * bytes once let the JSON chunk length pass the bounds check (length - 20
+ * wrapped around), so the JSON was read past the end (found by fuzz_pack). */
+static void test_glb_length_below_header(void)
+{
+    static const char json[] = "{\"asset\":{\"version\":\"2.0\"},\"extras\":{\"morphkit\":{}}}";
+    size_t n = 20 + sizeof json - 1;
+    uint8_t *p = malloc(n);
+    const uint32_t head[5] = {0x46546C67u, 2, 0, 0x8000u, 0x4E4F534Au};
+    for (int i = 0; i < 5; i++)
+        for (int b = 0; b < 4; b++)
+            p[i * 4 + b] = (uint8_t)(head[i] >> (8 * b));
+    memcpy(p + 20, json, sizeof json - 1);
+    CHECK(!mk_pack_is_unit(p, n));
+    mk_unit *u = NULL;
+    mk_error e;
+    CHECK(mk_unit_parse_packed(p, n, "short.glb", NULL, &u, &e) != MK_OK);
+    CHECK(u == NULL);
+    /* the same header with honest lengths is recognised */
+    const uint32_t ok[5] = {0x46546C67u, 2, (uint32_t)n, (uint32_t)(sizeof json - 1), 0x4E4F534Au};
+    for (int i = 0; i < 5; i++)
+        for (int b = 0; b < 4; b++)
+            p[i * 4 + b] = (uint8_t)(ok[i] >> (8 * b));
+    CHECK(mk_pack_is_unit(p, n));
+    free(p);
+}
+
 /* An allocator that fails from the n-th allocation on. */
 typedef struct failing {
     int left;
@@ -905,5 +932,6 @@ MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
              MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),
              MK_TEST(test_material_problems_are_warnings), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),
-             MK_TEST(test_every_prefix_fails_cleanly), MK_TEST(test_out_of_memory_everywhere),
+             MK_TEST(test_every_prefix_fails_cleanly), MK_TEST(test_glb_length_below_header),
+             MK_TEST(test_out_of_memory_everywhere),
              MK_TEST(test_misuse))

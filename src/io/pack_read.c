@@ -37,7 +37,7 @@ static bool glb_json(const void *data, size_t size, const char **json, size_t *j
     if (!p || size < 20 || u32le(p) != 0x46546C67u || u32le(p + 4) != 2)
         return false;
     uint32_t length = u32le(p + 8), clen = u32le(p + 12);
-    if (length > size || u32le(p + 16) != 0x4E4F534Au || clen > length - 20)
+    if (length < 20 || length > size || u32le(p + 16) != 0x4E4F534Au || clen > length - 20)
         return false;
     *json = (const char *)p + 20;
     *json_size = clen;
