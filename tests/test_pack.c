@@ -339,10 +339,14 @@ static void test_round_trip_demo_wing(void)
 /* Files of version 1 (`_OBJ_V` / `_OBJ_VN` vertex attributes, base frame 0)
  * still read; packed again (version 2: maps in the extras) they read back
  * with the same maps and frames. */
-static void test_reads_version_1(void)
+/* Files written by earlier versions of the format (1: the base is frame 0;
+ * 2: every extras member written) read as the same unit as their repack. */
+static void test_reads_older_versions(void)
 {
     static const char *const seeds[] = {"pack_tiny.glb", "pack_tiny_plain.glb",
-                                         "pack_tiny_meshopt.glb", "pack_materials.glb"};
+                                         "pack_tiny_meshopt.glb", "pack_materials.glb",
+                                         "pack_v2_tiny.glb", "pack_v2_tiny_meshopt.glb",
+                                         "pack_v2_wing.glb"};
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
         char path[512];
         snprintf(path, sizeof path, "%s/tests/fuzz/seeds/%s", MK_TEST_SOURCE_DIR, seeds[i]);
@@ -726,28 +730,39 @@ static void test_malformed_extras(void)
         mk_status code;
         const char *message;
     } cases[] = {
-        {"\"version\":2", "\"version\":3", MK_ERR_UNSUPPORTED, "version 3"},
-        {"\"version\":2", "\"version\":\"2\"", MK_ERR_PARSE, "extras.morphkit.version"},
+        {"\"version\":3", "\"version\":4", MK_ERR_UNSUPPORTED, "version 4"},
+        {"\"version\":3", "\"version\":\"3\"", MK_ERR_PARSE, "extras.morphkit.version"},
         {"\"morphkit\":{", "\"other\":{", MK_ERR_PARSE, "no extras.morphkit"},
-        {"\"durations_us\":[70000", "\"durations_us\":[0", MK_ERR_PARSE, "durations_us"},
-        {"\"durations_us\":[70000", "\"durations_us\":[7e99", MK_ERR_PARSE, "durations_us"},
+        {"\"durations_us\":70000", "\"durations_us\":0", MK_ERR_PARSE, "durations_us"},
+        {"\"durations_us\":70000", "\"durations_us\":7e99", MK_ERR_PARSE, "durations_us"},
+        {"\"durations_us\":70000", "\"durations_us\":\"70000\"", MK_ERR_PARSE, "durations_us"},
+        {"\"durations_us\":[100000", "\"durations_us\":[0", MK_ERR_PARSE, "durations_us"},
+        {"\"durations_us\":[100000,", "\"durations_us\":[", MK_ERR_PARSE, "one per frame"},
         {"\"frame_targets\":[-1,", "\"frame_targets\":[-1,99,", MK_ERR_PARSE, "frame_targets"},
         {"\"frame_targets\":[-1,0,1,2,1,3,4,5,6,7,-1,", "\"frame_targets\":[0,0,1,2,1,3,4,5,6,7,0,",
          MK_ERR_PARSE, "frame_targets: no frame is the base"},
-        {"\"frames\":[0,", "\"frames\":[99,", MK_ERR_RANGE, "clips"},
-        {"\"loop_frame\":0", "\"loop_frame\":9", MK_ERR_INVALID_ARGUMENT, "clips"},
-        {"\"loop_frame\":0", "\"loop_frame\":-1", MK_ERR_PARSE, "loop_frame"},
+        {"\"frame_targets\":[-1,0,1,2,1,3,4,5,6,7,-1,8,2,9,10,11,0],", "", MK_ERR_PARSE,
+         "frame_targets: absent, but"},
+        {"{\"durations_us\":70000", "{\"frames\":[99,0],\"durations_us\":70000", MK_ERR_RANGE, "clips"},
+        {"{\"durations_us\":70000", "{\"frames\":5,\"durations_us\":70000", MK_ERR_PARSE, "frames"},
+        {"{\"durations_us\":70000", "{\"name\":\"Lin\",\"durations_us\":70000", MK_ERR_PARSE,
+         "name differs"},
+        {"\"loop_frame\":1", "\"loop_frame\":9", MK_ERR_INVALID_ARGUMENT, "clips"},
+        {"\"loop_frame\":1", "\"loop_frame\":-1", MK_ERR_PARSE, "loop_frame"},
+        {"\"once\":true", "\"once\":1", MK_ERR_PARSE, "clips[0].once"},
         {"\"next\":\"Smo\"", "\"next\":\"Nope\"", MK_ERR_NOT_FOUND, "clips"},
-        {"\"interpolation\":\"linear\"", "\"interpolation\":\"cubic\"", MK_ERR_PARSE, "interpolation"},
+        {"\"interpolation\":\"step\"", "\"interpolation\":\"cubic\"", MK_ERR_PARSE, "interpolation"},
+        {"\"events\":[[0,\"start\"]", "\"events\":{\"0\":\"start\"},\"x\":[[0,\"start\"]", MK_ERR_PARSE,
+         "events is not an array"},
         {"\"events\":[[0,\"start\"]", "\"events\":[[0]", MK_ERR_PARSE, "events"},
         {"\"no_blend\":[2]", "\"no_blend\":[7]", MK_ERR_PARSE, "no_blend"},
         {"\"position_count\":7", "\"position_count\":8", MK_ERR_MISMATCH, "obj_v has no vertex"},
         {"\"position_count\":7", "\"position_count\":6", MK_ERR_RANGE, "obj_v[8] = 6"},
         {"\"normal_count\":2", "\"normal_count\":1", MK_ERR_MISMATCH, "obj_vn has 2 entries, not 1"},
         {"\"frame_targets\":[", "\"files\":[\"a\"],\"frame_targets\":[", MK_ERR_PARSE, "files"},
-        {"\"first_number\":1,\"frame_count\":2}", "\"first_number\":1,\"frame_count\":0}",
-         MK_ERR_PARSE, "extras.morphkit.animations[0]"},
-        {"\"first_number\":1,\"frame_count\":2}", "\"first_number\":true,\"frame_count\":2}",
+        {"\"End\",\"frame_count\":2}", "\"End\",\"frame_count\":0}", MK_ERR_PARSE,
+         "extras.morphkit.animations[0]"},
+        {"\"End\",\"frame_count\":2}", "\"End\",\"first_number\":true,\"frame_count\":2}",
          MK_ERR_PARSE, "animations[0].first_number"},
         {"\"config\":true", "\"config\":1", MK_ERR_PARSE, "config"},
         {"\"obj_v\":", "\"obj_v\":true,\"x\":", MK_ERR_PARSE, "extras.morphkit.obj_v"},
@@ -927,7 +942,7 @@ static void test_misuse(void)
 }
 
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
-             MK_TEST(test_round_trip_generated), MK_TEST(test_reads_version_1),
+             MK_TEST(test_round_trip_generated), MK_TEST(test_reads_older_versions),
              MK_TEST(test_all_frames_identical),
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
              MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),

@@ -64,8 +64,9 @@ extern "C" {
 
 /* The version written in extras.morphkit.version; readers read 1 to it and
  * refuse others (version 2: the base pose may be any frame, and the `v` /
- * `vn` maps are compact accessors named in the extras). */
-#define MK_PACK_VERSION 2
+ * `vn` maps are compact accessors named in the extras; version 3: members
+ * that have their default value are left out). */
+#define MK_PACK_VERSION 3
 
 /* Zero-initialized: quantized (KHR_mesh_quantization) with sparse targets
  * and a position error of at most 1e-4 of the unit's size.

@@ -88,11 +88,23 @@ void mk_pack_buf_json_string(mk_pack_buf *b, const char *s)
 void mk_pack_buf_number(mk_pack_buf *b, double v)
 {
     char text[40];
-    /* the shortest of 15..17 digits that reads back as the same double, so
-     * min/max equal the data exactly (the validator compares them) */
-    for (int digits = 15; digits <= 17; digits++) {
+    /* The shortest text that reads back as the same number, so min/max
+     * equal the data exactly (the validator compares them): a value that is
+     * a float (times, the node's grid, colours) needs at most 9 digits, as
+     * readers parse it into a float; any other double at most 17. */
+    int digits = 1;
+    if ((double)(float)v == v) {
+        for (; digits < 9; digits++) {
+            snprintf(text, sizeof text, "%.*g", digits, v);
+            if ((float)strtod(text, NULL) == (float)v && strtof(text, NULL) == (float)v)
+                break;
+        }
+    } else {
+        digits = 15;
+    }
+    for (; digits <= 17; digits++) {
         snprintf(text, sizeof text, "%.*g", digits, v);
-        if (strtod(text, NULL) == v)
+        if ((double)(float)v == v ? (float)strtod(text, NULL) == (float)v : strtod(text, NULL) == v)
             break;
     }
     mk_pack_buf_printf(b, "%s", text);

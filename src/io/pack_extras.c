@@ -47,6 +47,36 @@ mk_status mk_pack_get_u32(mk_pack_reader *r, const mk_gltf_json_value *obj, cons
     return MK_OK;
 }
 
+/* An optional whole number: `fallback` when the member is absent
+ * (version 3 leaves out members that have their default value). */
+static mk_status get_u32_or(mk_pack_reader *r, const mk_gltf_json_value *obj, const char *key,
+                            const char *path, uint32_t fallback, uint32_t *out)
+{
+    if (!mk_gltf_json_get(r->doc, obj, key)) {
+        *out = fallback;
+        return MK_OK;
+    }
+    return mk_pack_get_u32(r, obj, key, path, out);
+}
+
+/* An optional true/false member. */
+static mk_status get_bool_or(mk_pack_reader *r, const mk_gltf_json_value *obj, const char *key,
+                             const char *path, bool fallback, bool *out)
+{
+    const mk_gltf_json_value *v = mk_gltf_json_get(r->doc, obj, key);
+    if (!v) {
+        *out = fallback;
+        return MK_OK;
+    }
+    if (!mk_gltf_json_is(v, MK_GLTF_JSON_TRUE) && !mk_gltf_json_is(v, MK_GLTF_JSON_FALSE)) {
+        char p[160];
+        snprintf(p, sizeof p, "%s%s%s", path, *path ? "." : "", key);
+        return mk_pack_bad(r, p, MK_NONE, "not true/false");
+    }
+    *out = mk_gltf_json_is(v, MK_GLTF_JSON_TRUE);
+    return MK_OK;
+}
+
 /* A string member copied through the allocator (NULL when absent and optional). */
 mk_status mk_pack_get_string(mk_pack_reader *r, const mk_allocator *al, const mk_gltf_json_value *obj,
                             const char *key, const char *path, bool required, char **out)
@@ -93,10 +123,9 @@ mk_status mk_pack_read_files(mk_pack_reader *r, const mk_gltf_json_value *x, mk_
     u->files = f;
     if (!(f->dir = mk_strdup(al, r->file)))
         return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
-    const mk_gltf_json_value *c = mk_gltf_json_get(r->doc, x, "config");
-    if (!mk_gltf_json_is(c, MK_GLTF_JSON_TRUE) && !mk_gltf_json_is(c, MK_GLTF_JSON_FALSE))
-        return mk_pack_bad(r, "config", MK_NONE, "missing or not true/false");
-    f->has_config = mk_gltf_json_is(c, MK_GLTF_JSON_TRUE);
+    mk_status st = get_bool_or(r, x, "config", "", false, &f->has_config);
+    if (st != MK_OK)
+        return st;
     const mk_gltf_json_value *anims = get_array(r, x, "animations", MK_NONE), *e;
     if (!anims || anims->size == 0)
         return mk_pack_bad(r, "animations", MK_NONE, "missing or not a non-empty array");
@@ -113,7 +142,7 @@ mk_status mk_pack_read_files(mk_pack_reader *r, const mk_gltf_json_value *x, mk_
         if (!mk_gltf_json_is(e, MK_GLTF_JSON_OBJECT))
             return mk_pack_bad(r, path, MK_NONE, "not an object");
         if ((s = mk_pack_get_string(r, al, e, "name", path, true, &an->name)) != MK_OK ||
-            (s = mk_pack_get_u32(r, e, "first_number", path, &an->first_number)) != MK_OK ||
+            (s = get_u32_or(r, e, "first_number", path, 1, &an->first_number)) != MK_OK ||
             (s = mk_pack_get_u32(r, e, "frame_count", path, &an->frame_count)) != MK_OK)
             return s;
         if (an->frame_count == 0 || an->frame_count > UINT32_MAX - total)
@@ -158,12 +187,20 @@ mk_status mk_pack_read_files(mk_pack_reader *r, const mk_gltf_json_value *x, mk_
         i++;
     }
     *frames = total;
-    const mk_gltf_json_value *ft = get_array(r, x, "frame_targets", total);
-    if (!ft)
-        return mk_pack_bad(r, "frame_targets", MK_NONE, "missing, or not one entry per frame");
     *frame_target = mk_alloc(al, (size_t)total * sizeof(uint32_t));
     if (!*frame_target)
         return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    const mk_gltf_json_value *ft = mk_gltf_json_get(r->doc, x, "frame_targets");
+    if (!ft) { /* absent: frame 0 is the base, frame f is target f - 1 */
+        if (targets != total - 1)
+            return mk_pack_bad(r, "frame_targets", MK_NONE,
+                               "absent, but the mesh does not have a target per frame after the first");
+        for (i = 0; i < total; i++)
+            (*frame_target)[i] = i ? i - 1 : MK_NONE;
+        return MK_OK;
+    }
+    if (!get_array(r, x, "frame_targets", total))
+        return mk_pack_bad(r, "frame_targets", MK_NONE, "not one entry per frame");
     i = 0;
     bool base = false;
     MK_GLTF_JSON_EACH (r->doc, e, ft) {
@@ -181,7 +218,7 @@ mk_status mk_pack_read_files(mk_pack_reader *r, const mk_gltf_json_value *x, mk_
 static mk_interpolation interpolation_of(mk_pack_reader *r, const mk_gltf_json_value *v, bool *ok)
 {
     *ok = true;
-    if (mk_gltf_json_string_is(r->doc, v, "linear"))
+    if (!v || mk_gltf_json_string_is(r->doc, v, "linear"))
         return MK_INTERPOLATION_LINEAR;
     if (mk_gltf_json_string_is(r->doc, v, "step"))
         return MK_INTERPOLATION_STEP;
@@ -216,22 +253,32 @@ static void free_clip_scratch(const mk_allocator *al, clip_scratch *c)
 }
 
 static mk_status read_clip(mk_pack_reader *r, const mk_allocator *al, const mk_gltf_json_value *v,
-                           uint32_t index, clip_scratch *c, mk_clip_desc *d)
+                           uint32_t index, const mk_unit_animation *an, clip_scratch *c,
+                           mk_clip_desc *d)
 {
     char path[64];
     snprintf(path, sizeof path, "clips[%u]", index);
     mk_status s;
     if (!mk_gltf_json_is(v, MK_GLTF_JSON_OBJECT))
         return mk_pack_bad(r, path, MK_NONE, "not an object");
-    if ((s = mk_pack_get_string(r, al, v, "name", path, true, &c->name)) != MK_OK ||
+    /* absent members have their defaults: the animation's name and
+     * frames, loop frame 0, not once, no NoBlend frames, linear, no events */
+    if ((s = mk_pack_get_string(r, al, v, "name", path, false, &c->name)) != MK_OK ||
         (s = mk_pack_get_string(r, al, v, "next", path, false, &c->next)) != MK_OK ||
-        (s = mk_pack_get_u32(r, v, "loop_frame", path, &d->loop_frame)) != MK_OK)
+        (s = get_u32_or(r, v, "loop_frame", path, 0, &d->loop_frame)) != MK_OK ||
+        (s = get_bool_or(r, v, "once", path, false, &d->once)) != MK_OK)
         return s;
-    const mk_gltf_json_value *frames = get_array(r, v, "frames", MK_NONE);
-    const mk_gltf_json_value *durs = frames ? get_array(r, v, "durations_us", frames->size) : NULL;
-    if (!frames || frames->size == 0 || !durs)
-        return mk_pack_bad(r, path, MK_NONE, "frames and durations_us must be arrays of the same, nonzero length");
-    uint32_t n = c->frame_count = frames->size;
+    if (!c->name && !(c->name = mk_strdup(al, an->name)))
+        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    const mk_gltf_json_value *frames = mk_gltf_json_get(r->doc, v, "frames");
+    if (frames && (!mk_gltf_json_is(frames, MK_GLTF_JSON_ARRAY) || frames->size == 0))
+        return mk_pack_bad(r, path, MK_NONE, "frames is not a non-empty array");
+    uint32_t n = c->frame_count = frames ? frames->size : an->frame_count;
+    /* durations_us: one per frame, or one number for every frame */
+    const mk_gltf_json_value *durs = mk_gltf_json_get(r->doc, v, "durations_us");
+    bool one_duration = mk_gltf_json_is(durs, MK_GLTF_JSON_NUMBER);
+    if (!one_duration && !get_array(r, v, "durations_us", n))
+        return mk_pack_bad(r, path, MK_NONE, "durations_us is not a number or an array of one per frame");
     c->frames = mk_alloc(al, (size_t)n * sizeof *c->frames);
     c->durations = mk_alloc(al, (size_t)n * sizeof *c->durations);
     c->no_blend = mk_alloc(al, (size_t)n * sizeof *c->no_blend);
@@ -240,6 +287,8 @@ static mk_status read_clip(mk_pack_reader *r, const mk_allocator *al, const mk_g
     memset(c->no_blend, 0, (size_t)n * sizeof *c->no_blend);
     const mk_gltf_json_value *e;
     uint32_t i = 0;
+    for (; !frames && i < n; i++)
+        c->frames[i] = an->first_frame + i;
     MK_GLTF_JSON_EACH (r->doc, e, frames) {
         int64_t x;
         if (!mk_pack_whole(r, e, 0, UINT32_MAX - 1.0, &x))
@@ -247,32 +296,33 @@ static mk_status read_clip(mk_pack_reader *r, const mk_allocator *al, const mk_g
         c->frames[i++] = (uint32_t)x;
     }
     i = 0;
-    MK_GLTF_JSON_EACH (r->doc, e, durs) {
-        int64_t x;
+    const mk_gltf_json_value *each = one_duration ? NULL : durs;
+    int64_t x;
+    if (one_duration && !mk_pack_whole(r, durs, 1, (double)MK_CLIP_MAX_DURATION_US, &x))
+        return mk_pack_bad(r, path, MK_NONE, "durations_us is not 1..2^40 microseconds");
+    for (; one_duration && i < n; i++)
+        c->durations[i] = x;
+    MK_GLTF_JSON_EACH (r->doc, e, each) {
         if (!mk_pack_whole(r, e, 1, (double)MK_CLIP_MAX_DURATION_US, &x))
             return mk_pack_bad(r, path, MK_NONE, "durations_us: an entry is not 1..2^40 microseconds");
         c->durations[i++] = x;
     }
-    const mk_gltf_json_value *nb = get_array(r, v, "no_blend", MK_NONE);
-    if (!nb)
-        return mk_pack_bad(r, path, MK_NONE, "no_blend is missing or not an array");
+    const mk_gltf_json_value *nb = mk_gltf_json_get(r->doc, v, "no_blend");
+    if (nb && !mk_gltf_json_is(nb, MK_GLTF_JSON_ARRAY))
+        return mk_pack_bad(r, path, MK_NONE, "no_blend is not an array");
     MK_GLTF_JSON_EACH (r->doc, e, nb) {
-        int64_t x;
         if (!mk_pack_whole(r, e, 0, n - 1.0, &x))
             return mk_pack_bad(r, path, MK_NONE, "no_blend: an entry is not a frame of the clip");
         c->no_blend[x] = true;
     }
-    const mk_gltf_json_value *once = mk_gltf_json_get(r->doc, v, "once");
-    if (!mk_gltf_json_is(once, MK_GLTF_JSON_TRUE) && !mk_gltf_json_is(once, MK_GLTF_JSON_FALSE))
-        return mk_pack_bad(r, path, MK_NONE, "once is missing or not true/false");
     bool ok;
     d->interpolation = interpolation_of(r, mk_gltf_json_get(r->doc, v, "interpolation"), &ok);
     if (!ok)
         return mk_pack_bad(r, path, MK_NONE, "interpolation is not \"linear\", \"step\" or \"smooth\"");
-    const mk_gltf_json_value *ev = get_array(r, v, "events", MK_NONE);
-    if (!ev)
-        return mk_pack_bad(r, path, MK_NONE, "events is missing or not an array");
-    if (ev->size) {
+    const mk_gltf_json_value *ev = mk_gltf_json_get(r->doc, v, "events");
+    if (ev && !mk_gltf_json_is(ev, MK_GLTF_JSON_ARRAY))
+        return mk_pack_bad(r, path, MK_NONE, "events is not an array");
+    if (ev && ev->size) {
         c->events = mk_alloc(al, (size_t)ev->size * sizeof *c->events);
         c->event_names = mk_alloc(al, (size_t)ev->size * sizeof *c->event_names);
         if (!c->events || !c->event_names)
@@ -284,7 +334,6 @@ static mk_status read_clip(mk_pack_reader *r, const mk_allocator *al, const mk_g
     MK_GLTF_JSON_EACH (r->doc, e, ev) {
         const mk_gltf_json_value *fr = mk_gltf_json_is(e, MK_GLTF_JSON_ARRAY) && e->size == 2 ? e + 1 : NULL;
         const mk_gltf_json_value *nm = fr ? r->doc->values + fr->next : NULL;
-        int64_t x;
         if (!fr || !mk_pack_whole(r, fr, 0, UINT32_MAX - 1.0, &x) || !mk_gltf_json_is(nm, MK_GLTF_JSON_STRING))
             return mk_pack_bad(r, path, MK_NONE, "events: an entry is not [frame, \"name\"]");
         size_t len = mk_gltf_json_string_copy(r->doc, nm, NULL, 0);
@@ -304,7 +353,6 @@ static mk_status read_clip(mk_pack_reader *r, const mk_allocator *al, const mk_g
     d->frame_count = n;
     d->frames = c->frames;
     d->durations_us = c->durations;
-    d->once = mk_gltf_json_is(once, MK_GLTF_JSON_TRUE);
     d->next = c->next;
     d->no_blend = c->no_blend;
     d->events = c->events;
@@ -330,7 +378,7 @@ mk_status mk_pack_read_clips(mk_pack_reader *r, const mk_gltf_json_value *x, mk_
         uint32_t i = 0;
         MK_GLTF_JSON_EACH (r->doc, e, clips) {
             if (s == MK_OK)
-                s = read_clip(r, al, e, i, &cs[i], &ds[i]);
+                s = read_clip(r, al, e, i, &u->files->animations[i], &cs[i], &ds[i]);
             if (s == MK_OK && strcmp(cs[i].name, u->files->animations[i].name) != 0)
                 s = mk_pack_bad(r, "clips", i, "name differs from the animation's");
             i++;

@@ -739,11 +739,9 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     mk_pack_buf_free(&shared);
     mk_pack_buf_append(b, "]", 1);
     if (targets) {
-        /* rest weights all zero (the base pose); target names = first frame using each */
-        mk_pack_buf_append(b, ",\"weights\":[", 12);
-        for (uint32_t t = 0; t < targets; t++)
-            mk_pack_buf_printf(b, "%s0", t ? "," : "");
-        mk_pack_buf_append(b, "],\"extras\":{\"targetNames\":[", 27);
+        /* no mesh.weights: absent, they are zero (the base pose); target
+         * names = the first frame using each */
+        mk_pack_buf_append(b, ",\"extras\":{\"targetNames\":[", 26);
         for (uint32_t t = 0; t < targets; t++) {
             const char *file = u->files->frame_files[target_frame[t]];
             const char *dot = strrchr(file, '.');

@@ -192,15 +192,16 @@ static mk_status write_animations(mk_pack_writer *w, const mk_unit *u,
         uint32_t in_id = mk_pack_add_accessor(w, &in), out_id = mk_pack_add_accessor(w, &out);
         const char *interp = k.interpolation == MK_INTERPOLATION_STEP          ? "STEP"
                              : k.interpolation == MK_INTERPOLATION_CUBICSPLINE ? "CUBICSPLINE"
-                                                                               : "LINEAR";
+                                                                               : NULL; /* LINEAR: glTF's default */
         mk_pack_keys_free(&k, targets, w->allocator);
         mk_pack_buf *b = &w->animations;
         mk_pack_buf_printf(b, "%s{\"name\":", w->animation_count++ ? "," : "");
         mk_pack_buf_json_string(b, u->clips->clips[c].name);
         mk_pack_buf_printf(b,
-                           ",\"samplers\":[{\"input\":%u,\"output\":%u,\"interpolation\":\"%s\"}],"
+                           ",\"samplers\":[{\"input\":%u,\"output\":%u%s%s%s}],"
                            "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}]}",
-                           in_id, out_id, interp);
+                           in_id, out_id, interp ? ",\"interpolation\":\"" : "", interp ? interp : "",
+                           interp ? "\"" : "");
     }
     return MK_OK;
 }
@@ -263,17 +264,18 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_mate
     const mk_unit_files *files = u->files;
     mk_pack_buf_printf(b, "\"extras\":{\"morphkit\":{\"version\":%d,\"unit\":", MK_PACK_VERSION);
     mk_pack_buf_json_string(b, u->name);
-    mk_pack_buf_printf(b,
-                       ",\"source_bytes\":%llu,\"position_count\":%u,\"normal_count\":%u,"
-                       "\"config\":%s,\"animations\":[",
+    /* members with their default value are left out (docs/pack.md) */
+    mk_pack_buf_printf(b, ",\"source_bytes\":%llu,\"position_count\":%u,\"normal_count\":%u%s,"
+                          "\"animations\":[",
                        (unsigned long long)u->bytes_on_disk, u->position_count, u->normal_count,
-                       files->has_config ? "true" : "false");
+                       files->has_config ? ",\"config\":true" : "");
     for (uint32_t a = 0; a < files->animation_count; a++) {
         const mk_unit_animation *an = &files->animations[a];
         mk_pack_buf_printf(b, "%s{\"name\":", a ? "," : "");
         mk_pack_buf_json_string(b, an->name);
-        mk_pack_buf_printf(b, ",\"first_number\":%u,\"frame_count\":%u}", an->first_number,
-                           an->frame_count);
+        if (an->first_number != 1)
+            mk_pack_buf_printf(b, ",\"first_number\":%u", an->first_number);
+        mk_pack_buf_printf(b, ",\"frame_count\":%u}", an->frame_count);
     }
     /* the frame file names only when they are not all <Name>_<N>.obj */
     bool plain_names = true;
@@ -296,39 +298,56 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_mate
         mk_pack_buf_printf(b, ",\"obj_v\":%u", w->obj_v);
     if (w->obj_vn != MK_NONE)
         mk_pack_buf_printf(b, ",\"obj_vn\":%u", w->obj_vn);
-    mk_pack_buf_append(b, ",\"frame_targets\":[", 18);
-    for (uint32_t f = 0; f < files->frame_count; f++)
-        mk_pack_buf_printf(b, "%s%d", f ? "," : "",
+    /* frame_targets: absent when frame 0 is the base and frame f target f - 1 */
+    bool plain_targets = true;
+    for (uint32_t f = 0; f < files->frame_count && plain_targets; f++)
+        plain_targets = frame_target[f] == (f ? f - 1 : MK_NONE);
+    for (uint32_t f = 0; !plain_targets && f < files->frame_count; f++)
+        mk_pack_buf_printf(b, "%s%d", f ? "," : ",\"frame_targets\":[",
                            frame_target[f] == MK_NONE ? -1 : (int)frame_target[f]);
-    mk_pack_buf_append(b, "],\"clips\":[", 11);
+    mk_pack_buf_append(b, "]", plain_targets ? 0 : 1);
+    mk_pack_buf_append(b, ",\"clips\":[", 10);
     for (uint32_t ci = 0; ci < u->clips->clip_count; ci++) {
         const mk_clip *c = &u->clips->clips[ci];
-        mk_pack_buf_printf(b, "%s{\"name\":", ci ? "," : "");
-        mk_pack_buf_json_string(b, c->name);
-        mk_pack_buf_append(b, ",\"frames\":[", 11);
-        for (uint32_t k = 0; k < c->frame_count; k++)
-            mk_pack_buf_printf(b, "%s%u", k ? "," : "", c->frames[k]);
-        mk_pack_buf_append(b, "],\"durations_us\":[", 18);
-        for (uint32_t k = 0; k < c->frame_count; k++)
-            mk_pack_buf_printf(b, "%s%lld", k ? "," : "", (long long)c->durations_us[k]);
-        mk_pack_buf_printf(b, "],\"loop_frame\":%u,\"once\":%s", c->loop_frame,
-                           c->once ? "true" : "false");
+        const mk_unit_animation *an = &files->animations[ci]; /* the clip's name is the animation's */
+        mk_pack_buf_append(b, ci ? ",{" : "{", ci ? 2 : 1);
+        bool range = c->frame_count == an->frame_count, same = true;
+        for (uint32_t k = 0; k < c->frame_count; k++) {
+            range = range && c->frames[k] == an->first_frame + k;
+            same = same && c->durations_us[k] == c->durations_us[0];
+        }
+        for (uint32_t k = 0; !range && k < c->frame_count; k++)
+            mk_pack_buf_printf(b, "%s%u", k ? "," : "\"frames\":[", c->frames[k]);
+        mk_pack_buf_append(b, "],", range ? 0 : 2);
+        mk_pack_buf_append(b, "\"durations_us\":", 15);
+        for (uint32_t k = 0; k < (same ? 1u : c->frame_count); k++)
+            mk_pack_buf_printf(b, "%s%lld", same ? "" : k ? "," : "[", (long long)c->durations_us[k]);
+        mk_pack_buf_append(b, "]", same ? 0 : 1);
+        if (c->loop_frame)
+            mk_pack_buf_printf(b, ",\"loop_frame\":%u", c->loop_frame);
+        if (c->once)
+            mk_pack_buf_append(b, ",\"once\":true", 12);
         if (c->next_clip != MK_NONE) {
             mk_pack_buf_append(b, ",\"next\":", 8);
             mk_pack_buf_json_string(b, u->clips->clips[c->next_clip].name);
         }
-        mk_pack_buf_append(b, ",\"no_blend\":[", 13);
         for (uint32_t k = 0, any = 0; k < c->frame_count; k++)
             if (c->frame_flags[k] & MK_CLIP_FRAME_NO_BLEND)
-                mk_pack_buf_printf(b, "%s%u", any++ ? "," : "", k);
-        mk_pack_buf_printf(b, "],\"interpolation\":\"%s\",\"events\":[",
-                           interpolation_word(c->interpolation));
+                mk_pack_buf_printf(b, "%s%u", any++ ? "," : ",\"no_blend\":[", k);
+        for (uint32_t k = 0; k < c->frame_count; k++)
+            if (c->frame_flags[k] & MK_CLIP_FRAME_NO_BLEND) {
+                mk_pack_buf_append(b, "]", 1);
+                break;
+            }
+        if (c->interpolation != MK_INTERPOLATION_LINEAR)
+            mk_pack_buf_printf(b, ",\"interpolation\":\"%s\"", interpolation_word(c->interpolation));
         for (uint32_t e = 0; e < c->event_count; e++) {
-            mk_pack_buf_printf(b, "%s[%u,", e ? "," : "", c->events[e].frame);
+            mk_pack_buf_printf(b, "%s[%u,", e ? "," : ",\"events\":[", c->events[e].frame);
             mk_pack_buf_json_string(b, c->events[e].name);
             mk_pack_buf_append(b, "]", 1);
         }
-        mk_pack_buf_append(b, "]}", 2);
+        mk_pack_buf_append(b, "]}", c->event_count ? 2 : 0);
+        mk_pack_buf_append(b, "}", c->event_count ? 0 : 1);
     }
     mk_pack_buf_append(b, "]", 1);
     /* the triangle order across the material primitives: [primitive, triangles] runs */
