@@ -402,6 +402,51 @@ static void test_all_frames_identical(void)
     mk_unit_destroy(u);
 }
 
+/* The `v` map told by the base pose (obj_v_order) only when the base
+ * positions name the `v`s exactly: two `v`s at the same place in every
+ * frame keep the map itself; the demo knight's is told. Either way the
+ * unit reads back with the same maps. */
+static bool json_has(const void *glb, size_t size, const char *what)
+{
+    const uint8_t *p = glb;
+    size_t jlen = size >= 20 ? (size_t)(p[12] | p[13] << 8 | p[14] << 16 | (uint32_t)p[15] << 24) : 0;
+    for (size_t i = 0; jlen <= size - 20 && i + strlen(what) <= jlen; i++)
+        if (memcmp(p + 20 + i, what, strlen(what)) == 0)
+            return true;
+    return false;
+}
+
+static void test_maps_told_by_base_pose(void)
+{
+    const char *d = mk_fx_dir("pack_twin_v");
+    for (int k = 1; k <= 3; k++) {
+        char file[32], text[512];
+        snprintf(file, sizeof file, "Walk_%d.obj", k);
+        snprintf(text, sizeof text,
+                 "v 0 0 0\nv 1 0 0\nv 1 0 0\nv 0 1 %.1f\nvt 0 0\nvt 1 0\nvt 0 1\nvt 1 1\nvn 0 0 1\n"
+                 "f 1/1/1 2/2/1 4/3/1\nf 3/4/1 4/3/1 1/1/1\nf 2/4/1 3/2/1 4/1/1\n",
+                 0.1 * k);
+        mk_fx_write(d, file, text);
+    }
+    const char *units[] = {d, MK_TEST_SOURCE_DIR "/assets/demo/knight"};
+    for (int i = 0; i < 2; i++) {
+        mk_unit *u = load(units[i]);
+        void *data = NULL;
+        size_t size = 0;
+        mk_pack_stats st;
+        mk_unit *b = u ? pack_and_read(u, NULL, &data, &size, &st) : NULL;
+        CHECK(data && json_has(data, size, "\"obj_v_order\":") == (i == 1));
+        CHECK(data && json_has(data, size, "\"obj_v\":") == (i == 0));
+        if (b) {
+            CHECK_EQ_INT(b->position_count, u->position_count);
+            CHECK(memcmp(b->source_index, u->source_index, u->frames->vertex_count * sizeof(uint32_t)) == 0);
+        }
+        mk_unit_destroy(b);
+        mk_free(NULL, data, size);
+        mk_unit_destroy(u);
+    }
+}
+
 static void test_padded_file_names(void)
 {
     /* Blender's walk_000001.obj: the names are stored (and come back) */
@@ -756,16 +801,20 @@ static void test_malformed_extras(void)
          "events is not an array"},
         {"\"events\":[[0,\"start\"]", "\"events\":[[0]", MK_ERR_PARSE, "events"},
         {"\"no_blend\":[2]", "\"no_blend\":[7]", MK_ERR_PARSE, "no_blend"},
-        {"\"position_count\":7", "\"position_count\":8", MK_ERR_MISMATCH, "obj_v has no vertex"},
-        {"\"position_count\":7", "\"position_count\":6", MK_ERR_RANGE, "obj_v[8] = 6"},
+        /* the `v` map told by the base pose (obj_v_order; the `vn` map is an accessor) */
+        {"\"position_count\":7", "\"position_count\":8", MK_ERR_MISMATCH,
+         "obj_v_order: the base pose has 7 distinct positions, not 8"},
         {"\"normal_count\":2", "\"normal_count\":1", MK_ERR_MISMATCH, "obj_vn has 2 entries, not 1"},
+        {"\"obj_v_order\":", "\"obj_v\":3,\"obj_v_order\":", MK_ERR_PARSE, "together with the map"},
+        {"\"obj_v_order\":", "\"obj_v_order\":\"3\",\"x\":", MK_ERR_PARSE, "obj_v_order: not an accessor"},
+        {"\"obj_vn\":", "\"obj_vn_order\":true,\"x\":", MK_ERR_MISMATCH,
+         "obj_vn_order: the base pose has"},
         {"\"frame_targets\":[", "\"files\":[\"a\"],\"frame_targets\":[", MK_ERR_PARSE, "files"},
         {"\"End\",\"frame_count\":2}", "\"End\",\"frame_count\":0}", MK_ERR_PARSE,
          "extras.morphkit.animations[0]"},
         {"\"End\",\"frame_count\":2}", "\"End\",\"first_number\":true,\"frame_count\":2}",
          MK_ERR_PARSE, "animations[0].first_number"},
         {"\"config\":true", "\"config\":1", MK_ERR_PARSE, "config"},
-        {"\"obj_v\":", "\"obj_v\":true,\"x\":", MK_ERR_PARSE, "extras.morphkit.obj_v"},
         {"\"unit\":\"pack_bad\"", "\"unit\":\"a\\u0000b\"", MK_ERR_PARSE, "NUL"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -783,6 +832,36 @@ static void test_malformed_extras(void)
         CHECK_EQ_INT(strcmp(e.file, "bad.glb"), 0);
         free(bad);
     }
+    /* explicit `v` / `vn` maps (a version 2 file of the wing) */
+    static const struct {
+        const char *from, *to;
+        mk_status code;
+        const char *message;
+    } maps[] = {
+        {"\"position_count\":64", "\"position_count\":65", MK_ERR_MISMATCH, "obj_v has no vertex for `v` 65"},
+        {"\"position_count\":64", "\"position_count\":63", MK_ERR_RANGE, "is not below position_count 63"},
+        {"\"normal_count\":56", "\"normal_count\":55", MK_ERR_MISMATCH, "obj_vn has 56 entries, not 55"},
+        {"\"obj_v\":", "\"obj_v\":true,\"x\":", MK_ERR_PARSE, "extras.morphkit.obj_v"},
+    };
+    void *wing = NULL;
+    size_t wing_size = 0;
+    CHECK(mk_file_read(NULL, MK_TEST_SOURCE_DIR "/tests/fuzz/seeds/pack_v2_wing.glb", NULL, 1 << 20,
+                       &wing, &wing_size, &e) == MK_OK);
+    for (size_t i = 0; wing && i < sizeof maps / sizeof maps[0]; i++) {
+        size_t n = 0;
+        uint8_t *bad = edit_json(wing, wing_size, maps[i].from, maps[i].to, &n);
+        if (!bad)
+            continue;
+        mk_unit *b = NULL;
+        mk_status s = mk_unit_parse_packed(bad, n, "bad.glb", NULL, &b, &e);
+        if (s != maps[i].code || !strstr(e.message, maps[i].message))
+            fprintf(stderr, "map case %zu (%s): status %d, '%s'\n", i, maps[i].to, s, e.message);
+        CHECK_EQ_INT(s, maps[i].code);
+        CHECK_CONTAINS(e.message, maps[i].message);
+        CHECK(b == NULL);
+        free(bad);
+    }
+    mk_file_release(NULL, NULL, wing, wing_size);
     /* a plain glTF file is no packed unit */
     mk_unit *b = NULL;
     CHECK_EQ_INT(mk_unit_load_packed(MK_TEST_SOURCE_DIR
@@ -943,7 +1022,7 @@ static void test_misuse(void)
 
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
              MK_TEST(test_round_trip_generated), MK_TEST(test_reads_older_versions),
-             MK_TEST(test_all_frames_identical),
+             MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose),
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
              MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),
              MK_TEST(test_material_problems_are_warnings), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),

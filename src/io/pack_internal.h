@@ -30,6 +30,17 @@ void mk_pack_buf_json_string(mk_pack_buf *b, const char *s);
 void mk_pack_buf_number(mk_pack_buf *b, double v);
 void mk_pack_buf_free(mk_pack_buf *b);
 
+/* ---- maps told by the data (pack_order.c) ------------------------------- */
+
+#define MK_PACK_ORDER_IDENTITY 0xFFFFFFFEu /* a map told by the base pose, in order */
+
+/* Numbers the distinct triples of `elements` (3 n bit patterns: a
+ * vertex's base-pose position or normal as stored) in order of first use:
+ * class_of[v] is vertex v's class, first[c] (n entries of room) the first
+ * vertex of class c. MK_ERR_OUT_OF_MEMORY is the only failure. */
+mk_status mk_pack_first_uses(const uint32_t *elements, uint32_t n, const mk_allocator *al,
+                             uint32_t *class_of, uint32_t *first, uint32_t *class_count);
+
 /* ---- the document being written (pack_write.c, pack_mesh.c) ------------ */
 
 enum {
@@ -70,6 +81,9 @@ typedef struct mk_pack_writer {
     mk_pack_group groups[MK_PACK_MAX_GROUPS];
     uint32_t group_count;
     uint32_t obj_v, obj_vn; /* the `v` / `vn` map accessors (MK_NONE: the identity) */
+    /* or the maps told by the base pose (pack_order.c): the permutation's
+     * accessor, MK_PACK_ORDER_IDENTITY, or MK_NONE: not used */
+    uint32_t obj_v_order, obj_vn_order;
     bool failed; /* out of groups or memory */
 } mk_pack_writer;
 

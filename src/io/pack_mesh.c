@@ -368,6 +368,57 @@ static uint32_t put_map(mesh_ctx *m, const uint32_t *values, uint32_t count, uin
     return mk_pack_add_accessor(m->w, &a);
 }
 
+/* A `v` map (per vertex: its `v`; count `v`s) or a `vn` map (per `vn`:
+ * its first vertex; by_first) as the cheaper of: the map itself (*map), or
+ * the permutation of the base elements' first-use classes (*order;
+ * pack_order.c), when those classes are exactly the OBJ indices. base: the
+ * 3 n elements as written, 32 bits each. */
+static void write_map(mesh_ctx *m, const void *base, const uint32_t *values, uint32_t n,
+                      uint32_t count, bool by_first, uint32_t top, uint32_t *map, uint32_t *order)
+{
+    const mk_allocator *al = m->w->allocator;
+    const size_t e3 = 3 * (size_t)n;
+    uint32_t *elements = mk_alloc(al, (e3 + 3 * (size_t)n) * sizeof(uint32_t));
+    uint32_t classes = 0;
+    bool told = false;
+    if (elements) {
+        memcpy(elements, base, e3 * sizeof(uint32_t)); /* int32 or float: their bits */
+        uint32_t *class_of = elements + e3, *first = class_of + n, *perm = first + n;
+        told = mk_pack_first_uses(elements, n, al, class_of, first, &classes) == MK_OK &&
+               classes == count;
+        for (uint32_t c = 0; told && c < count; c++)
+            perm[c] = MK_NONE;
+        if (by_first) { /* vn j's vertex is the first of its class */
+            for (uint32_t j = 0; told && j < count; j++) {
+                uint32_t v = values[j], c = v < n ? class_of[v] : 0;
+                told = v < n && first[c] == v && perm[c] == MK_NONE;
+                if (told)
+                    perm[c] = j;
+            }
+        } else { /* every vertex of a class has the class's `v` */
+            for (uint32_t v = 0; told && v < n; v++) {
+                uint32_t c = class_of[v];
+                if (perm[c] == MK_NONE)
+                    perm[c] = values[v];
+                told = perm[c] == values[v];
+            }
+        }
+        bool in_order = told;
+        for (uint32_t c = 0; in_order && c < count; c++)
+            in_order = perm[c] == c;
+        /* never longer than the map: the same type, count entries, or none */
+        if (in_order)
+            *order = MK_PACK_ORDER_IDENTITY;
+        else if (told)
+            *order = put_map(m, perm, count, top);
+    } else {
+        m->failed = true;
+    }
+    mk_free(al, elements, (e3 + 3 * (size_t)n) * sizeof(uint32_t));
+    if (!told && !m->failed)
+        *map = put_map(m, values, by_first ? count : n, top);
+}
+
 static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
 {
     const mk_frame_set *s = m->s;
@@ -428,14 +479,20 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
     bool identity = n == u->position_count;
     for (uint32_t v = 0; identity && v < n; v++)
         identity = u->source_index[v] == v;
-    m->w->obj_v = identity ? MK_NONE : put_map(m, u->source_index, n, top_v);
-    m->w->obj_vn = MK_NONE;
+    m->w->obj_v = m->w->obj_vn = m->w->obj_v_order = m->w->obj_vn_order = MK_NONE;
+    if (!identity) {
+        /* the base positions as written: grid values or float bits */
+        const void *pos = m->qpos ? (const void *)m->qb : (const void *)mk_frame_set_positions(s, m->base);
+        write_map(m, pos, u->source_index, n, u->position_count, false, top_v, &m->w->obj_v,
+                  &m->w->obj_v_order);
+    }
     if (s->normals && u->normal_count) {
         identity = u->normal_count <= n;
         for (uint32_t j = 0; identity && j < u->normal_count; j++)
             identity = u->normal_vertex[j] == j;
         if (!identity)
-            m->w->obj_vn = put_map(m, u->normal_vertex, u->normal_count, top_vn);
+            write_map(m, m->plain ? (const void *)nbase : (const void *)m->qa, u->normal_vertex, n,
+                      u->normal_count, true, top_vn, &m->w->obj_vn, &m->w->obj_vn_order);
     }
     if (m->failed)
         return MK_ERR_OUT_OF_MEMORY;

@@ -163,6 +163,66 @@ static mk_status map_accessor(mk_pack_reader *r, const packed *p, const char *ke
     return MK_OK;
 }
 
+static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accessor, float *out, size_t n);
+
+/* Version 3's maps told by the base pose (pack_order.c): extras.morphkit.
+ * <key>_order is true (the classes in order) or the accessor of their
+ * permutation. A `v` map gives each vertex the `v` of its class (out: n
+ * entries), a `vn` map each `vn` the first vertex of its class (by_first;
+ * out: count entries). *told: the member was there. */
+static mk_status read_order(mk_pack_reader *r, packed *p, const mk_allocator *al, const char *key,
+                            uint32_t attribute, uint32_t count, bool by_first, uint32_t *out,
+                            bool *told)
+{
+    char name[16];
+    snprintf(name, sizeof name, "%s_order", key);
+    const mk_gltf_json_value *v = mk_gltf_json_get(r->doc, p->x, name);
+    *told = v != NULL;
+    if (!v)
+        return MK_OK;
+    if (mk_gltf_json_get(r->doc, p->x, key))
+        return mk_pack_bad(r, name, MK_NONE, "given together with the map itself");
+    if (attribute == MK_NONE)
+        return mk_pack_bad(r, name, MK_NONE, "the primitive has no such attribute");
+    const uint32_t n = p->vertices;
+    const size_t words = 3 * (size_t)n + 2 * (size_t)n + 2 * (size_t)count;
+    uint32_t *e = mk_alloc(al, words * sizeof(uint32_t));
+    if (!e)
+        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    uint32_t *class_of = e + 3 * (size_t)n, *first = class_of + n, *perm = first + n,
+             *seen = perm + count;
+    uint32_t classes = 0, acc = MK_NONE;
+    /* the base elements as floats; their bits are the classes' keys */
+    mk_status s = read_attr(r, p->g, attribute, (float *)(void *)e, 3 * (size_t)n);
+    if (s == MK_OK && mk_pack_first_uses(e, n, al, class_of, first, &classes) != MK_OK)
+        s = mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    if (s == MK_OK && classes != count)
+        s = mk_error_set(r->err, MK_ERR_MISMATCH, r->file, 0,
+                         "extras.morphkit.%s: the base pose has %u distinct %s, not %u", name,
+                         classes, by_first ? "normals" : "positions", count);
+    if (s == MK_OK && mk_gltf_json_is(v, MK_GLTF_JSON_TRUE)) {
+        for (uint32_t c = 0; c < count; c++)
+            perm[c] = c;
+    } else if (s == MK_OK && (s = map_accessor(r, p, name, count, &acc)) == MK_OK) {
+        s = mk_gltf_accessor_read_index(p->g, acc, perm, count, r->err);
+        memset(seen, 0, (size_t)count * sizeof(uint32_t));
+        for (uint32_t c = 0; s == MK_OK && c < count; c++) {
+            if (perm[c] >= count || seen[perm[c]])
+                s = mk_error_set(r->err, MK_ERR_RANGE, r->file, 0,
+                                 "extras.morphkit.%s[%u] = %u is out of range or repeated", name,
+                                 c, perm[c]);
+            else
+                seen[perm[c]] = 1;
+        }
+    }
+    for (uint32_t c = 0; s == MK_OK && by_first && c < count; c++)
+        out[perm[c]] = first[c];
+    for (uint32_t i = 0; s == MK_OK && !by_first && i < n; i++)
+        out[i] = perm[class_of[i]];
+    mk_free(al, e, words * sizeof(uint32_t));
+    return s;
+}
+
 /* Version 2's maps: source_index from extras.morphkit.obj_v (absent: the
  * identity), normal_vertex from obj_vn (the vertex of each `vn`; the
  * type's largest code: none; absent: the identity). */
@@ -174,9 +234,14 @@ static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t
     mk_status s;
     if (!(u->source_index = mk_alloc(al, (size_t)n * sizeof(uint32_t))))
         return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
-    if ((s = map_accessor(r, p, "obj_v", n, &acc)) != MK_OK)
+    bool told;
+    if ((s = read_order(r, p, al, "obj_v", p->prim->position, u->position_count, false,
+                        u->source_index, &told)) != MK_OK ||
+        (s = map_accessor(r, p, "obj_v", n, &acc)) != MK_OK)
         return s;
-    if (acc == MK_NONE) {
+    if (told) {
+        /* read_order set source_index */
+    } else if (acc == MK_NONE) {
         if (n != u->position_count)
             return mk_pack_bad(r, "obj_v", MK_NONE,
                                "absent (the identity) but position_count is not the vertex count");
@@ -206,6 +271,11 @@ static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t
         return MK_OK;
     if (!(u->normal_vertex = mk_alloc(al, (size_t)u->normal_count * sizeof(uint32_t))))
         return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    if ((s = read_order(r, p, al, "obj_vn", p->prim->normal, u->normal_count, true,
+                        u->normal_vertex, &told)) != MK_OK)
+        return s;
+    if (told)
+        return MK_OK;
     if ((s = map_accessor(r, p, "obj_vn", u->normal_count, &acc)) != MK_OK)
         return s;
     if (acc == MK_NONE) {

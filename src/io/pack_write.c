@@ -298,6 +298,13 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_mate
         mk_pack_buf_printf(b, ",\"obj_v\":%u", w->obj_v);
     if (w->obj_vn != MK_NONE)
         mk_pack_buf_printf(b, ",\"obj_vn\":%u", w->obj_vn);
+    const uint32_t order[2] = {w->obj_v_order, w->obj_vn_order};
+    for (int k = 0; k < 2; k++) {
+        if (order[k] == MK_PACK_ORDER_IDENTITY)
+            mk_pack_buf_printf(b, ",\"%s\":true", k ? "obj_vn_order" : "obj_v_order");
+        else if (order[k] != MK_NONE)
+            mk_pack_buf_printf(b, ",\"%s\":%u", k ? "obj_vn_order" : "obj_v_order", order[k]);
+    }
     /* frame_targets: absent when frame 0 is the base and frame f target f - 1 */
     bool plain_targets = true;
     for (uint32_t f = 0; f < files->frame_count && plain_targets; f++)

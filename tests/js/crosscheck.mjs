@@ -251,11 +251,40 @@ for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2], ['--compress', 3
   const g = mesh.geometry;
   gltf.scene.updateMatrixWorld(true);
   const world = mesh.matrixWorld; // quantized positions: the node's translation + scale
-  // the `v` / `vn` maps: accessors named in extras.morphkit (absent: the identity)
+  // the `v` / `vn` maps: accessors named in extras.morphkit (absent: the
+  // identity), or told by the base pose (obj_v_order / obj_vn_order): the
+  // distinct base elements numbered in order of first use, then permuted
   const x = gltf.userData.morphkit;
-  const objV = x.obj_v === undefined ? null : await gltf.parser.getDependency('accessor', x.obj_v);
-  const objVn = x.obj_vn === undefined ? null : await gltf.parser.getDependency('accessor', x.obj_vn);
-  const vnNone = objVn ? (objVn.array instanceof Uint8Array ? 255 : objVn.array instanceof Uint16Array ? 65535 : 4294967295) : -1;
+  const accessor = async (i) => (await gltf.parser.getDependency('accessor', i));
+  let objV = x.obj_v === undefined ? null : await accessor(x.obj_v);
+  let objVn = x.obj_vn === undefined ? null : await accessor(x.obj_vn);
+  let vnNone = objVn ? (objVn.array instanceof Uint8Array ? 255 : objVn.array instanceof Uint16Array ? 65535 : 4294967295) : -1;
+  const firstUses = (attr) => {
+    const key = (v) => [attr.getX(v), attr.getY(v), attr.getZ(v)].map((c) => (Object.is(c, -0) ? '-0' : String(c))).join(',');
+    const classes = new Map(), classOf = [], first = [];
+    for (let v = 0; v < attr.count; v++) {
+      const k = key(v);
+      if (!classes.has(k)) { classes.set(k, first.length); first.push(v); }
+      classOf.push(classes.get(k));
+    }
+    return { classOf, first };
+  };
+  const order = async (member, count) => {
+    const perm = member === true ? null : await accessor(member);
+    return Array.from({ length: count }, (_, c) => (perm ? perm.getX(c) : c));
+  };
+  if (x.obj_v_order !== undefined) {
+    const { classOf, first } = firstUses(g.attributes.position);
+    const perm = await order(x.obj_v_order, first.length);
+    objV = { getX: (v) => perm[classOf[v]] };
+  }
+  if (x.obj_vn_order !== undefined) {
+    const { first } = firstUses(g.attributes.normal);
+    const perm = await order(x.obj_vn_order, first.length), byVn = [];
+    first.forEach((v, c) => { byVn[perm[c]] = v; });
+    objVn = { getX: (j) => byVn[j] };
+    vnNone = -1;
+  }
   for (const clip of gltf.animations) {
     const times = [];
     for (let t = 0; t <= clip.duration; t += 0.0173) times.push(Math.round(t * 1e6) / 1e6);
