@@ -6,7 +6,8 @@
 // relative to the unit's size (the median of its frames' bounding-box
 // diagonals): morphkit's are measured (pack's summary), gltfpack's are its
 // grid bound (half its node scale), as both quantize positions on a uniform
-// grid. `gltfpack -vp N` with N = morphkit's bits compares at equal error.
+// grid. `gltfpack -vp N` with N = morphkit's bits compares at equal error;
+// `gltfpack -kv` keeps the texture coordinates (equal content).
 // The generated units are bench_pack's at its --quick sizes (sphere: 600
 // vertices, limb: 192).
 // Usage: node bench/pack_vs_gltfpack.mjs BUILD_DIR SRC_DIR
@@ -44,8 +45,8 @@ function runGltfpack(input, out, args, size) {
 }
 
 const pct = (a, b) => (100 * a / b).toFixed(1) + '%';
-console.log('| unit | OBJ folder | pack | pack --compress | error | gltfpack | gltfpack -cc | error | gltfpack -vp N | -vp N -cc | error |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('| unit | OBJ folder | pack | pack --compress | error | gltfpack | gltfpack -cc | error | gltfpack -vp N | -vp N -cc | error | gltfpack -kv | -kv -cc |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const dir of units) {
   const name = path.basename(dir), folder = folderBytes(dir);
   const input = path.join(tmp, name + '_input.glb');
@@ -57,8 +58,12 @@ for (const dir of units) {
   const gc = runGltfpack(input, path.join(tmp, name + '_gpcc.glb'), ['-cc'], size);
   const gv = runGltfpack(input, path.join(tmp, name + '_gpv.glb'), ['-vp', d.bits], size);
   const gvc = runGltfpack(input, path.join(tmp, name + '_gpvc.glb'), ['-vp', d.bits, '-cc'], size);
+  // -kv keeps the texture coordinates, which gltfpack drops when no
+  // material has a texture and pack keeps: the same content as pack's
+  const gk = runGltfpack(input, path.join(tmp, name + '_gpk.glb'), ['-kv'], size);
+  const gkc = runGltfpack(input, path.join(tmp, name + '_gpkc.glb'), ['-kv', '-cc'], size);
   console.log(`| ${name} | ${folder} | ${d.bytes} (${pct(d.bytes, folder)}) | ${c.bytes} (${pct(c.bytes, folder)}) | ` +
     `${d.rel.toExponential(1)} (${d.bits} bits) | ${g.bytes} | ${gc.bytes} | ${g.rel.toExponential(1)} | ` +
-    `${gv.bytes} | ${gvc.bytes} | ${gv.rel.toExponential(1)} |`);
+    `${gv.bytes} | ${gvc.bytes} | ${gv.rel.toExponential(1)} | ${gk.bytes} | ${gkc.bytes} |`);
 }
 fs.rmSync(tmp, { recursive: true, force: true });

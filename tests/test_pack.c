@@ -243,13 +243,13 @@ static void check_same_playback(const mk_unit *a, const mk_unit *b, double tol, 
 
 /* The forms a unit is packed in by the tests. */
 static const mk_pack_options MODES[] = {
-    {true, 0, 0, 0, false, false, NULL},     /* plain float */
-    {false, 0, 0, 0, false, false, NULL},    /* the default: quantized within 1e-4 of the size, sparse */
-    {false, 15, 0, 16, false, false, NULL},  /* finest grid, 16-bit normals */
-    {false, 0, 1e-3, 0, false, false, NULL}, /* a coarser bound */
-    {false, 0, 0, 0, false, true, NULL},     /* the default, meshopt-compressed */
-    {true, 0, 0, 0, false, true, NULL},      /* plain float, meshopt-compressed */
-    {true, 0, 0, 0, true, false, NULL},      /* plain, one target per frame */
+    {true, 0, 0, 0, false, false, NULL, false},     /* plain float */
+    {false, 0, 0, 0, false, false, NULL, false},    /* the default: quantized within 1e-4 of the size, sparse */
+    {false, 15, 0, 16, false, false, NULL, false},  /* finest grid, 16-bit normals */
+    {false, 0, 1e-3, 0, false, false, NULL, false}, /* a coarser bound */
+    {false, 0, 0, 0, false, true, NULL, false},     /* the default, meshopt-compressed */
+    {true, 0, 0, 0, false, true, NULL, false},      /* plain float, meshopt-compressed */
+    {true, 0, 0, 0, true, false, NULL, false},      /* plain, one target per frame */
 };
 #define MODE_COUNT (sizeof MODES / sizeof MODES[0])
 
@@ -445,6 +445,47 @@ static void test_maps_told_by_base_pose(void)
         mk_free(NULL, data, size);
         mk_unit_destroy(u);
     }
+}
+
+static const char *make_material_unit(const char *name, const char *mtl);
+
+/* no_texcoords: the same unit without texture coordinates, and smaller by
+ * them; refused for a unit whose material has a texture. */
+static void test_no_texcoords(void)
+{
+    mk_unit *u = load(MK_TEST_SOURCE_DIR "/assets/demo/knight");
+    void *with = NULL, *without = NULL;
+    size_t with_size = 0, without_size = 0;
+    mk_pack_stats st;
+    mk_pack_options o = {0};
+    o.no_texcoords = true;
+    mk_unit *a = u ? pack_and_read(u, NULL, &with, &with_size, &st) : NULL;
+    mk_unit *b = u ? pack_and_read(u, &o, &without, &without_size, &st) : NULL;
+    CHECK(u && u->frames->texcoords && a && a->frames->texcoords);
+    if (a && b) {
+        CHECK(b->frames->texcoords == NULL);
+        size_t n = (size_t)u->frames->frame_count * u->frames->vertex_count * 3;
+        CHECK(max_abs_diff(a->frames->positions, b->frames->positions, n) == 0.0);
+        CHECK(max_abs_diff(a->frames->normals, b->frames->normals, n) == 0.0);
+        CHECK(memcmp(a->source_index, b->source_index, u->frames->vertex_count * sizeof(uint32_t)) == 0);
+        /* 4 bytes a vertex (two normalized UNSIGNED_SHORT) and the accessor */
+        CHECK(without_size + 4 * (size_t)u->frames->vertex_count <= with_size);
+    }
+    mk_unit_destroy(a);
+    mk_unit_destroy(b);
+    mk_free(NULL, with, with_size);
+    mk_free(NULL, without, without_size);
+    mk_unit_destroy(u);
+
+    const char *d = make_material_unit("pack_mat_uv", "newmtl tex\nKd 1 1 1\nmap_Kd skin.png\n");
+    mk_unit *t = load(d);
+    void *data = NULL;
+    size_t size = 0;
+    mk_error e;
+    CHECK(t && mk_unit_pack(t, &o, NULL, &data, &size, NULL, NULL, &e) == MK_ERR_INVALID_ARGUMENT);
+    CHECK(data == NULL);
+    CHECK_CONTAINS(e.message, "material 'tex' has a texture");
+    mk_unit_destroy(t);
 }
 
 static void test_padded_file_names(void)
@@ -1022,7 +1063,7 @@ static void test_misuse(void)
 
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
              MK_TEST(test_round_trip_generated), MK_TEST(test_reads_older_versions),
-             MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose),
+             MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose), MK_TEST(test_no_texcoords),
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
              MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),
              MK_TEST(test_material_problems_are_warnings), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),

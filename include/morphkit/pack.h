@@ -98,6 +98,9 @@ typedef struct mk_pack_options {
                                   MeshoptDecoder; morphkit decodes it) */
     const mk_file_callbacks *files; /* how the .mtl files and textures are read
                                        (NULL: the disk; morphkit/file.h) */
+    bool no_texcoords;         /* leave the texture coordinates out (a unit drawn without
+                                  textures: glTF viewers and gltfpack do not need them);
+                                  MK_ERR_INVALID_ARGUMENT when a material has a texture */
 } mk_pack_options;
 
 /* What a pack produced (all optional to read). */

@@ -30,6 +30,7 @@ typedef struct mesh_ctx {
     uint8_t *used;      /* n: a face uses the vertex */
     bool failed;        /* out of memory while encoding */
     bool compress;      /* the views will be meshopt-compressed */
+    bool no_texcoords;  /* leave the texture coordinates out */
     mk_pack_stats *st;
 } mesh_ctx;
 
@@ -447,7 +448,7 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
         double e = normal_error(m, m->base, nbase, NULL);
         m->st->max_normal_error = e > m->st->max_normal_error ? e : m->st->max_normal_error;
     }
-    if (s->texcoords) {
+    if (s->texcoords && !m->no_texcoords) {
         /* glTF's texture origin is the top left, OBJ's the bottom left: v' = 1 - v */
         float *uv = m->fa;
         for (size_t i = 0; i < 2 * (size_t)n; i++)
@@ -718,6 +719,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     m.base = base_frame;
     m.plain = o && o->plain;
     m.compress = o && o->compress;
+    m.no_texcoords = o && o->no_texcoords;
     m.nmax = m.plain ? 0.0f : o && o->normal_bits == 16 ? 32767.0f : 127.0f;
     m.st = stats;
     const size_t n3 = 3 * (size_t)m.n;

@@ -423,10 +423,18 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     size_t table_bytes = (size_t)frames * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
     uint8_t *table = mk_alloc(allocator, table_bytes);
     mk_pack_materials *mats = mk_alloc(allocator, sizeof *mats);
+    mk_status st0 = MK_OK;
     if (mats) {
         memset(mats, 0, sizeof *mats);
         mk_pack_materials_load(unit, options ? options->files : NULL, allocator, mats, report);
     }
+    for (uint32_t i = 0; mats && options && options->no_texcoords && i < mats->count; i++)
+        if (mats->items[i].image) {
+            st0 = mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                               "no_texcoords: material '%s' has a texture, which needs them",
+                               mats->items[i].name);
+            break;
+        }
     mk_pack_stats local_stats;
     if (!stats)
         stats = &local_stats;
@@ -436,7 +444,9 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     w.allocator = allocator;
     w.bin.allocator = w.views.allocator = w.accessors.allocator = allocator;
     w.meshes.allocator = w.animations.allocator = w.json.allocator = allocator;
-    mk_status st = MK_OK;
+    mk_status st = st0;
+    if (st != MK_OK)
+        goto done;
     if (!table || !mats) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;

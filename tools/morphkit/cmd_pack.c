@@ -43,6 +43,8 @@ static void help(FILE *out)
             "                   smaller, for viewers with a meshopt decoder\n"
             "  --every-frame    one morph target per frame, equal frames too (input for\n"
             "                   other glTF tools; morphkit plays it the same)\n"
+            "  --no-texcoords   leave the texture coordinates out (a unit drawn without\n"
+            "                   textures; refused when a material has one)\n"
             "  --quiet          no summary table\n\n"
             "exit codes: 0 success, 1 a unit is invalid or could not be written,\n"
             "2 usage error\n");
@@ -305,6 +307,8 @@ int mk_cmd_pack(int argc, char **argv)
             po.compress = true;
         } else if (strcmp(arg, "--every-frame") == 0) {
             po.every_frame = true;
+        } else if (strcmp(arg, "--no-texcoords") == 0) {
+            po.no_texcoords = true;
         } else if ((strcmp(arg, "--bits") == 0 || strcmp(arg, "--normal-bits") == 0) && has_value) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
