@@ -6,8 +6,10 @@
 // relative to the unit's size (the median of its frames' bounding-box
 // diagonals): morphkit's are measured (pack's summary), gltfpack's are its
 // grid bound (half its node scale), as both quantize positions on a uniform
-// grid. `gltfpack -vp N` with N = morphkit's bits compares at equal error;
-// `gltfpack -kv` keeps the texture coordinates (equal content).
+// grid. `gltfpack -vp N` with N = morphkit's bits compares at equal error.
+// gltfpack drops texture coordinates that no material's texture uses (with
+// -kv it keeps the attribute but writes zeros), pack keeps them: `pack
+// --no-texcoords` is the same content as gltfpack's output.
 // The generated units are bench_pack's at its --quick sizes (sphere: 600
 // vertices, limb: 192).
 // Usage: node bench/pack_vs_gltfpack.mjs BUILD_DIR SRC_DIR
@@ -45,7 +47,7 @@ function runGltfpack(input, out, args, size) {
 }
 
 const pct = (a, b) => (100 * a / b).toFixed(1) + '%';
-console.log('| unit | OBJ folder | pack | pack --compress | error | gltfpack | gltfpack -cc | error | gltfpack -vp N | -vp N -cc | error | gltfpack -kv | -kv -cc |');
+console.log('| unit | OBJ folder | pack | pack --compress | error | gltfpack | gltfpack -cc | error | gltfpack -vp N | -vp N -cc | error | pack --no-texcoords | --no-texcoords --compress |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const dir of units) {
   const name = path.basename(dir), folder = folderBytes(dir);
@@ -58,12 +60,10 @@ for (const dir of units) {
   const gc = runGltfpack(input, path.join(tmp, name + '_gpcc.glb'), ['-cc'], size);
   const gv = runGltfpack(input, path.join(tmp, name + '_gpv.glb'), ['-vp', d.bits], size);
   const gvc = runGltfpack(input, path.join(tmp, name + '_gpvc.glb'), ['-vp', d.bits, '-cc'], size);
-  // -kv keeps the texture coordinates, which gltfpack drops when no
-  // material has a texture and pack keeps: the same content as pack's
-  const gk = runGltfpack(input, path.join(tmp, name + '_gpk.glb'), ['-kv'], size);
-  const gkc = runGltfpack(input, path.join(tmp, name + '_gpkc.glb'), ['-kv', '-cc'], size);
+  const n = pack(dir, path.join(tmp, name + '_n.glb'), ['--no-texcoords']);
+  const nc = pack(dir, path.join(tmp, name + '_nc.glb'), ['--no-texcoords', '--compress']);
   console.log(`| ${name} | ${folder} | ${d.bytes} (${pct(d.bytes, folder)}) | ${c.bytes} (${pct(c.bytes, folder)}) | ` +
     `${d.rel.toExponential(1)} (${d.bits} bits) | ${g.bytes} | ${gc.bytes} | ${g.rel.toExponential(1)} | ` +
-    `${gv.bytes} | ${gvc.bytes} | ${gv.rel.toExponential(1)} | ${gk.bytes} | ${gkc.bytes} |`);
+    `${gv.bytes} | ${gvc.bytes} | ${gv.rel.toExponential(1)} | ${n.bytes} | ${nc.bytes} |`);
 }
 fs.rmSync(tmp, { recursive: true, force: true });

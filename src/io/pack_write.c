@@ -65,8 +65,10 @@ static void write_views(const mk_pack_writer *w, mk_pack_buf *b)
 {
     for (uint32_t i = 0; i < w->view_count; i++) {
         const mk_pack_view *v = &mk_pack_views(w)[i];
-        mk_pack_buf_printf(b, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu",
-                           i ? "," : "", v->offset, v->length);
+        mk_pack_buf_printf(b, "%s{\"buffer\":0", i ? "," : "");
+        if (v->offset) /* 0: glTF's default */
+            mk_pack_buf_printf(b, ",\"byteOffset\":%zu", v->offset);
+        mk_pack_buf_printf(b, ",\"byteLength\":%zu", v->length);
         if (v->stride)
             mk_pack_buf_printf(b, ",\"byteStride\":%u", v->stride);
         if (v->target)
