@@ -634,6 +634,26 @@ static void test_unit_repair_plan(void)
     repair_plan_case(GEN_UVS);
 }
 
+/* Frames without faces (only `v` lines) are planned without touching the
+ * NULL face arrays (fuzz_repair found UBSan's memcmp(NULL) in same_faces;
+ * input kept as corpus/repair/crash-frames-without-faces). */
+static void test_unit_repair_plan_no_faces(void)
+{
+    const char *dir = mk_fx_dir("vorder_no_faces");
+    mk_fx_write(dir, "Bend_1.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\n");
+    mk_fx_write(dir, "Bend_2.obj", "v 0 0 0.5\nv 1 0 0\nv 1 1 0\n");
+    mk_unit_repair *r = NULL;
+    mk_error e;
+    mk_status st = mk_unit_repair_plan(dir, NULL, NULL, &r, &e);
+    CHECK_EQ_INT(st, MK_OK);
+    if (r) {
+        CHECK_EQ_INT(r->files->frame_count, 2);
+        CHECK_EQ_INT(r->changed_count, 0); /* nothing to match or repair */
+        CHECK(!r->frames[1].text);
+    }
+    mk_unit_repair_destroy(r);
+}
+
 /* The glTF morph samples in tests/data, played as frame sequences (each
  * target's weight swept from 0 to 1 and back, against the others): real
  * blend-shape motion gives no scramble. */
@@ -844,7 +864,7 @@ static void test_demo_units_faults(void)
     CHECK(exact >= 25);
 }
 
-MK_TEST_MAIN(MK_TEST(test_demo_units_faults), MK_TEST(test_gltf_morph_frames_clean), MK_TEST(test_unit_repair_plan), MK_TEST(test_match_recovers_permutation), MK_TEST(test_match_identical_pieces),
+MK_TEST_MAIN(MK_TEST(test_demo_units_faults), MK_TEST(test_gltf_morph_frames_clean), MK_TEST(test_unit_repair_plan), MK_TEST(test_unit_repair_plan_no_faces), MK_TEST(test_match_recovers_permutation), MK_TEST(test_match_identical_pieces),
              MK_TEST(test_unit_renumbered_frame_named), MK_TEST(test_scramble_sizes_each_shape), MK_TEST(test_scramble_fast_motion_repaired), MK_TEST(test_scramble_seam_duplicates),
              MK_TEST(test_scramble_small_and_large_meshes),
              MK_TEST(test_real_motion_no_scramble), MK_TEST(test_detect_misuse),

@@ -185,6 +185,8 @@ static bool same_faces(const mk_obj *r, const mk_obj *f)
 {
     if (r->face_count != f->face_count || r->triangle_count != f->triangle_count)
         return false;
+    if (r->triangle_count == 0) /* no faces: the arrays are NULL */
+        return true;
     if (memcmp(r->corner_position, f->corner_position, 3 * (size_t)r->triangle_count * 4) == 0)
         return true;
     uint32_t a[64], b[64];
