@@ -92,6 +92,29 @@ static void test_frame_set_layout(void)
     CHECK(mk_frame_set_validate(s, &e) == MK_ERR_RANGE);
     CHECK_CONTAINS(e.message, "normal value 7 is not finite");
     mk_frame_set_destroy(s);
+
+    /* values are checked a block of 1024 at a time: an inf or NaN past the
+     * first block, at a block's end and at the very end is still named */
+    mk_frame_set_desc big = {3, 400, 3, false, false}; /* 3600 position values */
+    CHECK(mk_frame_set_create(&big, NULL, &s, &e) == MK_OK);
+    for (int i = 0; i < 3600; i++)
+        s->positions[i] = (float)i;
+    s->indices[0] = 0, s->indices[1] = 1, s->indices[2] = 2;
+    CHECK(mk_frame_set_validate(s, &e) == MK_OK);
+    const size_t at[] = {1023, 1500, 3599};
+    for (int k = 0; k < 3; k++) {
+        char want[64];
+        s->positions[at[k]] = k == 1 ? -INFINITY : NAN;
+        CHECK(mk_frame_set_validate(s, &e) == MK_ERR_RANGE);
+        snprintf(want, sizeof want, "position value %zu is not finite", at[k]);
+        CHECK_CONTAINS(e.message, want);
+        s->positions[at[k]] = 1.0f;
+    }
+    s->positions[2048] = -NAN;
+    s->positions[3000] = INFINITY;
+    CHECK(mk_frame_set_validate(s, &e) == MK_ERR_RANGE);
+    CHECK_CONTAINS(e.message, "position value 2048 is not finite");
+    mk_frame_set_destroy(s);
     CHECK_EQ_INT(c.blocks, 0);
     CHECK_EQ_INT(c.size_mismatch, 0);
 

@@ -477,7 +477,44 @@ static mk_status read_indices(mk_pack_reader *r, const packed *p, const mk_alloc
     return st;
 }
 
+/* The per-frame loops of read_frames, branch-free over restrict arrays so
+ * the compiler vectorizes them (pack_read.c is built with -O3, no FMA
+ * contraction: the results are those of mk_pack_dequantize one by one,
+ * which the writer measured its error with). */
+static void add_arrays(float *restrict o, const float *restrict a, const float *restrict b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        o[i] = a[i] + b[i];
+}
+
+static void place_on_grid(float *restrict o, const float *restrict a, const float *restrict b,
+                          size_t n3, const float *t, const float *s)
+{
+    const float t0 = t[0], t1 = t[1], t2 = t[2], s0 = s[0], s1 = s[1], s2 = s[2];
+    for (size_t i = 0; i < n3; i += 3) {
+        o[i] = mk_pack_dequantize(t0, s0, a[i] + b[i]);
+        o[i + 1] = mk_pack_dequantize(t1, s1, a[i + 1] + b[i + 1]);
+        o[i + 2] = mk_pack_dequantize(t2, s2, a[i + 2] + b[i + 2]);
+    }
+}
+
+/* mk_pack_normalize3 on n vertices, bit for bit, in three passes so the
+ * square roots and divisions run four or eight at a time (len: n floats). */
+static void normalize_all(float *restrict o, float *restrict len, size_t n)
+{
+    for (size_t v = 0; v < n; v++)
+        len[v] = o[3 * v] * o[3 * v] + o[3 * v + 1] * o[3 * v + 1] + o[3 * v + 2] * o[3 * v + 2];
+    for (size_t v = 0; v < n; v++)
+        len[v] = len[v] >= MK_NORMAL_MIN_LENGTH2 ? 1.0f / sqrtf(len[v]) : 0.0f;
+    for (size_t v = 0; v < n; v++) {
+        o[3 * v] *= len[v];
+        o[3 * v + 1] *= len[v];
+        o[3 * v + 2] *= len[v];
+    }
+}
+
 /* Frame f = base + delta of its target; zero normals where no face reaches.
+ * delta: 4 x vertices floats of scratch.
  * Quantized positions are integers until the node's translation and scale
  * place them (pack.h); quantized normals are normalized after the sum. */
 static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *delta, uint32_t *used)
@@ -507,14 +544,15 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     memset(used, 0, (size_t)p->vertices * sizeof(uint32_t));
     for (uint32_t i = 0; i < s->index_count; i++)
         used[s->indices[i]] = 1;
-    for (uint32_t v = 0; nbase && v < p->vertices; v++)
+    uint32_t unused = 0;
+    for (uint32_t v = 0; v < p->vertices; v++)
+        unused += !used[v];
+    for (uint32_t v = 0; nbase && unused && v < p->vertices; v++)
         if (!used[v])
             nbase[3 * (size_t)v] = nbase[3 * (size_t)v + 1] = nbase[3 * (size_t)v + 2] = 0.0f;
     /* each frame is built once, in one pass: targets first (from the raw
      * base), then the base itself, then its copies */
     const bool unit_normals = nbase && g->accessors[pr->normal].component_type != MK_GLTF_FLOAT;
-    const float tx = p->translation[0], ty = p->translation[1], tz = p->translation[2];
-    const float sx = p->scale[0], sy = p->scale[1], sz = p->scale[2];
     for (uint32_t t = 0; t < p->targets; t++) {
         const mk_gltf_target *tg = &pr->targets[t];
         for (int attr = 0; attr < (nbase ? 2 : 1); attr++) {
@@ -531,32 +569,26 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
                 float *o = attr ? mk_frame_set_normals_to_fill(s, f) : mk_frame_set_positions_to_fill(s, f);
                 if (!attr && p->transform) {
                     /* quantized positions are placed by the node (pack.h) */
-                    for (size_t i = 0; i < n3; i += 3) {
-                        o[i] = mk_pack_dequantize(tx, sx, bs[i] + delta[i]);
-                        o[i + 1] = mk_pack_dequantize(ty, sy, bs[i + 1] + delta[i + 1]);
-                        o[i + 2] = mk_pack_dequantize(tz, sz, bs[i + 2] + delta[i + 2]);
-                    }
+                    place_on_grid(o, bs, delta, n3, p->translation, p->scale);
                     continue;
                 }
-                for (size_t i = 0; i < n3; i++)
-                    o[i] = bs[i] + delta[i];
-                for (uint32_t v = 0; attr && v < p->vertices; v++) {
+                add_arrays(o, bs, delta, n3);
+                if (attr && unit_normals) /* quantized normals: normalized after the sum */
+                    normalize_all(o, delta + n3, p->vertices);
+                for (uint32_t v = 0; attr && unused && v < p->vertices; v++)
                     if (!used[v])
                         o[3 * (size_t)v] = o[3 * (size_t)v + 1] = o[3 * (size_t)v + 2] = 0.0f;
-                    else if (unit_normals) /* quantized normals: normalized after the sum */
-                        mk_pack_normalize3(o + 3 * (size_t)v);
-                }
             }
         }
     }
     if (p->transform)
         for (size_t i = 0; i < n3; i += 3) {
-            base[i] = mk_pack_dequantize(tx, sx, base[i]);
-            base[i + 1] = mk_pack_dequantize(ty, sy, base[i + 1]);
-            base[i + 2] = mk_pack_dequantize(tz, sz, base[i + 2]);
+            base[i] = mk_pack_dequantize(p->translation[0], p->scale[0], base[i]);
+            base[i + 1] = mk_pack_dequantize(p->translation[1], p->scale[1], base[i + 1]);
+            base[i + 2] = mk_pack_dequantize(p->translation[2], p->scale[2], base[i + 2]);
         }
-    for (uint32_t v = 0; unit_normals && v < p->vertices; v++)
-        mk_pack_normalize3(nbase + 3 * (size_t)v);
+    if (unit_normals)
+        normalize_all(nbase, delta + n3, p->vertices);
     for (uint32_t f = 0; f < p->frames; f++)
         if (p->frame_target[f] == MK_NONE && f != b) {
             memcpy(mk_frame_set_positions_to_fill(s, f), base, n3 * sizeof(float));
@@ -660,7 +692,7 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
                                 pr->texcoord0 != MK_NONE};
         s = mk_frame_set_create(&fd, al, &u->frames, r->err);
     }
-    size_t scratch_size = 3 * (size_t)p.vertices;
+    size_t scratch_size = 4 * (size_t)p.vertices; /* read_frames: deltas, then lengths */
     if (scratch_size < u->position_count)
         scratch_size = u->position_count;
     float *scratch = s == MK_OK ? mk_alloc(al, scratch_size * sizeof(float)) : NULL;
