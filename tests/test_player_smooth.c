@@ -228,5 +228,44 @@ static void test_uniform_is_catmull_rom(void)
     mk_clip_set_destroy(set);
 }
 
+/* Durations of very different lengths: the tangent at a 25 ms frame
+ * followed by 9293 s frames is the parabola's slope over 25 ms carried into
+ * a 9293 s segment, so the weights reach tens of thousands (the documented
+ * curve, which overshoots there). They follow the formula, stay finite and
+ * sum to 1 within the float rounding of their magnitude (fuzz_anim_config
+ * once required 1e-3 absolute; input kept as corpus/anim_config/
+ * smooth-extreme-duration-ratio). */
+static void test_extreme_duration_ratio(void)
+{
+    static const int64_t dur[4] = {25 * MS, 9293000000LL, 9293000000LL, 9293000000LL};
+    mk_clip_desc d[1] = {{.name = "S", .frame_count = 4, .durations_us = dur,
+                          .interpolation = MK_INTERPOLATION_SMOOTH}};
+    mk_clip_set *set = tp_set(d, 1);
+    mk_player p;
+    mk_player_init(&p, set);
+    mk_player_play(&p, 0, NULL);
+    CHECK(mk_player_advance(&p, dur[0] + dur[1] / 2, NULL) == MK_OK);
+    mk_pose pose;
+    CHECK(mk_player_pose(&p, &pose) == MK_OK);
+    CHECK_EQ_INT(pose.count, 4);
+    const double h0 = (double)dur[0], h1 = (double)dur[1], h2 = (double)dur[2], s = 0.5;
+    const double H00 = 2 * s * s * s - 3 * s * s + 1, H10 = s * s * s - 2 * s * s + s;
+    const double H01 = -2 * s * s * s + 3 * s * s, H11 = s * s * s - s * s;
+    const double ha = h1 * h1 / ((h0 + h1) * h0), hb = h0 / (h0 + h1);
+    const double hc = h2 / (h1 + h2), hd = h1 * h1 / ((h1 + h2) * h2);
+    const double want[4] = {-H10 * ha, H00 + H10 * (ha - hb) - H11 * hc,
+                            H01 + H10 * hb + H11 * (hc - hd), H11 * hd};
+    double sum = 0, mag = 0;
+    for (int i = 0; i < 4; i++) {
+        CHECK(isfinite(pose.weights[i]));
+        CHECK_NEAR(pose.weights[i], want[i], 1e-6 * fabs(want[i]) + 1e-6);
+        sum += pose.weights[i];
+        mag += fabs(pose.weights[i]);
+    }
+    CHECK(mag > 9e4); /* the overshoot is real */
+    CHECK(fabs(sum - 1.0) <= 4.0 * mag / 16777216.0 + 1e-6);
+    mk_clip_set_destroy(set);
+}
+
 MK_TEST_MAIN(MK_TEST(test_passes_through_frames), MK_TEST(test_slope_continuous),
-             MK_TEST(test_fallbacks), MK_TEST(test_uniform_is_catmull_rom))
+             MK_TEST(test_fallbacks), MK_TEST(test_uniform_is_catmull_rom), MK_TEST(test_extreme_duration_ratio))

@@ -230,13 +230,16 @@ static void check_pose(const mk_clip_set *clips, const mk_frame_set *frames, con
 {
     mk_error err;
     REQUIRE(pose->count == 0 || pose->count == 1 || pose->count == 2 || pose->count == 4);
-    float sum = 0;
+    double sum = 0, magnitude = 0;
     for (uint32_t e = 0; e < pose->count; e++) {
         REQUIRE(isfinite(pose->weights[e]));
         REQUIRE(clips->frame_set_count == 0 || pose->frames[e] < clips->frame_set_count);
         sum += pose->weights[e];
+        magnitude += fabsf(pose->weights[e]);
     }
-    REQUIRE(pose->count == 0 || fabsf(sum - 1.0f) < 1e-3f);
+    /* 1 up to the float rounding of the weights: smooth weights reach tens
+     * of thousands when frame durations differ by a factor of 10^5 */
+    REQUIRE(pose->count == 0 || fabs(sum - 1.0) < 1e-3 + 4.0 * magnitude / 16777216.0);
     if (frames && out)
         REQUIRE(mk_pose_eval(frames, pose, out, frames->normals ? out : NULL,
                              frames->vertex_count, &err) == MK_OK);
