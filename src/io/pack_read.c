@@ -366,6 +366,31 @@ static mk_status read_maps(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t *s
 /* An attribute into out (count * components floats): the pack's own forms
  * (dense or sparse BYTE / SHORT, normalized or not) in tight loops, any
  * other through the glTF reader's general decoder. */
+/* A sparse VEC3 of BYTE / SHORT values without a bufferView (the pack's
+ * sparse targets; the glTF reader checked its indices and views): zeros,
+ * then each value at its index, as read_attr's dense loops convert them. */
+static void read_sparse3(const mk_gltf *g, const mk_gltf_accessor *a, float scale, float *out)
+{
+    const mk_gltf_accessor_sparse *sp = &a->sparse;
+    const uint8_t *idx = g->buffer_views[sp->indices_buffer_view].data + sp->indices_byte_offset;
+    const uint8_t *val = g->buffer_views[sp->values_buffer_view].data + sp->values_byte_offset;
+    const size_t isize = mk_gltf_component_size(sp->indices_component_type);
+    const bool bytes = a->component_type == MK_GLTF_BYTE;
+    memset(out, 0, (size_t)a->count * 3 * sizeof(float));
+    for (uint32_t k = 0; k < sp->count; k++) {
+        const uint8_t *ip = idx + (size_t)k * isize;
+        const uint32_t i = isize == 1 ? ip[0] : isize == 2 ? (uint32_t)(ip[0] | ip[1] << 8)
+                                                           : (uint32_t)ip[0] | (uint32_t)ip[1] << 8 |
+                                                                 (uint32_t)ip[2] << 16 | (uint32_t)ip[3] << 24;
+        float *o = out + 3 * (size_t)i;
+        for (int c = 0; c < 3; c++) {
+            const uint8_t *vp = val + (size_t)k * (bytes ? 3 : 6) + (bytes ? c : 2 * c);
+            const float v = bytes ? (float)(int8_t)vp[0] : (float)(int16_t)(uint16_t)(vp[0] | vp[1] << 8);
+            o[c] = v * scale;
+        }
+    }
+}
+
 static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accessor, float *out, size_t n)
 {
     const mk_gltf_accessor *a = &g->accessors[accessor];
@@ -377,11 +402,17 @@ static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accesso
     const uint32_t comps = a->components, csize = ct == MK_GLTF_BYTE ? 1 : 2;
     const uint8_t *base = mk_gltf_accessor_base(g, a);
     if (!base) {
-        memset(out, 0, (size_t)a->count * comps * sizeof(float));
-        if (!a->sparse.count)
+        if (!a->sparse.count) {
+            memset(out, 0, (size_t)a->count * comps * sizeof(float));
             return MK_OK;
-        /* sparse: the glTF reader's path substitutes the values */
-        return mk_gltf_accessor_read_float(g, accessor, out, n, r->err);
+        }
+        if (comps != 3) /* not the pack's: the glTF reader's path */
+            return mk_gltf_accessor_read_float(g, accessor, out, n, r->err);
+        read_sparse3(g, a, scale, out);
+        if (a->normalized)
+            for (size_t i = 0; i < (size_t)a->count * 3; i++)
+                out[i] = out[i] < -1.0f ? -1.0f : out[i];
+        return MK_OK;
     }
     /* one loop per form: the per-component tests cost more than the work */
     const size_t count = a->count, stride = a->stride;
@@ -477,6 +508,24 @@ static mk_status read_indices(mk_pack_reader *r, const packed *p, const mk_alloc
     return st;
 }
 
+/* The pack's texture coordinates (normalized UNSIGNED_SHORT VEC2, dense)
+ * as the glTF reader converts them, c / 65535, in one loop; false for any
+ * other form (then the glTF reader's path). */
+static bool read_texcoords_unorm16(const mk_gltf *g, uint32_t accessor, float *out, size_t n2)
+{
+    const mk_gltf_accessor *a = &g->accessors[accessor];
+    const uint8_t *base = mk_gltf_accessor_base(g, a);
+    if (!base || a->sparse.count || a->component_type != MK_GLTF_UNSIGNED_SHORT ||
+        !a->normalized || a->components != 2 || (size_t)a->count * 2 > n2)
+        return false;
+    for (size_t i = 0; i < a->count; i++) {
+        const uint8_t *p = base + i * a->stride;
+        out[2 * i] = (float)(uint16_t)(p[0] | p[1] << 8) / 65535.0f;
+        out[2 * i + 1] = (float)(uint16_t)(p[2] | p[3] << 8) / 65535.0f;
+    }
+    return true;
+}
+
 /* The per-frame loops of read_frames, branch-free over restrict arrays so
  * the compiler vectorizes them (pack_read.c is built with -O3, no FMA
  * contraction: the results are those of mk_pack_dequantize one by one,
@@ -533,7 +582,7 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
         return st;
     if (nbase && (st = read_attr(r, g, pr->normal, nbase, n3)) != MK_OK)
         return st;
-    if (s->texcoords &&
+    if (s->texcoords && !read_texcoords_unorm16(g, pr->texcoord0, s->texcoords, 2 * (size_t)p->vertices) &&
         (st = mk_gltf_accessor_read_float(g, pr->texcoord0, s->texcoords, 2 * (size_t)p->vertices,
                                           r->err)) != MK_OK)
         return st;
