@@ -143,7 +143,9 @@ static uint32_t put_attr(mesh_ctx *m, uint32_t kind, const int32_t *iv, const fl
     }
     const uint32_t itype = n <= 65536 ? MK_PACK_UNSIGNED_SHORT : MK_PACK_UNSIGNED_INT;
     const size_t isize = itype == MK_PACK_UNSIGNED_SHORT ? 2 : 4;
-    const size_t dense = (size_t)n * stride, sparse = (size_t)nnz * (isize + esize) + 3;
+    /* sparse: its data (+ padding) and the "sparse" JSON object, about 80
+     * bytes more than a dense accessor's */
+    const size_t dense = (size_t)n * stride, sparse = (size_t)nnz * (isize + esize) + 3 + 80;
     mk_pack_accessor a = {MK_NONE, 0, ct, normalized, n, type_name(comps), comps,
                           bounds ? min : NULL, bounds ? max : NULL, 0, 0, 0, 0, 0, 0};
     const uint32_t sparse_kind =
