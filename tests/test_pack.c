@@ -800,6 +800,35 @@ static uint8_t *edit_json(const uint8_t *glb, size_t size, const char *from, con
     return o;
 }
 
+/* One edit of a packed file's JSON and the error it must give. */
+typedef struct bad_case {
+    const char *from, *to;
+    mk_status code;
+    const char *message;
+} bad_case;
+
+/* Each case applied to glb alone: the reader fails with its status and a
+ * message naming the member, and returns no unit. */
+static void check_bad_cases(const void *glb, size_t size, const bad_case *cases, size_t count)
+{
+    mk_error e;
+    for (size_t i = 0; i < count; i++) {
+        size_t n = 0;
+        uint8_t *bad = edit_json(glb, size, cases[i].from, cases[i].to, &n);
+        if (!bad)
+            continue;
+        mk_unit *b = NULL;
+        mk_status s = mk_unit_parse_packed(bad, n, "bad.glb", NULL, &b, &e);
+        if (s != cases[i].code || !strstr(e.message, cases[i].message))
+            fprintf(stderr, "case %zu (%s): status %d, '%s'\n", i, cases[i].to, s, e.message);
+        CHECK_EQ_INT(s, cases[i].code);
+        CHECK_CONTAINS(e.message, cases[i].message);
+        CHECK(b == NULL);
+        CHECK_EQ_INT(strcmp(e.file, "bad.glb"), 0);
+        free(bad);
+    }
+}
+
 static void test_malformed_extras(void)
 {
     mk_unit *u = load(make_gen_unit("pack_bad", false));
@@ -811,11 +840,7 @@ static void test_malformed_extras(void)
         mk_unit_destroy(u);
         return;
     }
-    static const struct {
-        const char *from, *to;
-        mk_status code;
-        const char *message;
-    } cases[] = {
+    static const bad_case cases[] = {
         {"\"version\":3", "\"version\":4", MK_ERR_UNSUPPORTED, "version 4"},
         {"\"version\":3", "\"version\":\"3\"", MK_ERR_PARSE, "extras.morphkit.version"},
         {"\"morphkit\":{", "\"other\":{", MK_ERR_PARSE, "no extras.morphkit"},
@@ -858,27 +883,9 @@ static void test_malformed_extras(void)
         {"\"config\":true", "\"config\":1", MK_ERR_PARSE, "config"},
         {"\"unit\":\"pack_bad\"", "\"unit\":\"a\\u0000b\"", MK_ERR_PARSE, "NUL"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        size_t n = 0;
-        uint8_t *bad = edit_json(data, size, cases[i].from, cases[i].to, &n);
-        if (!bad)
-            continue;
-        mk_unit *b = NULL;
-        mk_status s = mk_unit_parse_packed(bad, n, "bad.glb", NULL, &b, &e);
-        if (s != cases[i].code || !strstr(e.message, cases[i].message))
-            fprintf(stderr, "case %zu (%s): status %d, '%s'\n", i, cases[i].to, s, e.message);
-        CHECK_EQ_INT(s, cases[i].code);
-        CHECK_CONTAINS(e.message, cases[i].message);
-        CHECK(b == NULL);
-        CHECK_EQ_INT(strcmp(e.file, "bad.glb"), 0);
-        free(bad);
-    }
+    check_bad_cases(data, size, cases, sizeof cases / sizeof cases[0]);
     /* explicit `v` / `vn` maps (a version 2 file of the wing) */
-    static const struct {
-        const char *from, *to;
-        mk_status code;
-        const char *message;
-    } maps[] = {
+    static const bad_case maps[] = {
         {"\"position_count\":64", "\"position_count\":65", MK_ERR_MISMATCH, "obj_v has no vertex for `v` 65"},
         {"\"position_count\":64", "\"position_count\":63", MK_ERR_RANGE, "is not below position_count 63"},
         {"\"normal_count\":56", "\"normal_count\":55", MK_ERR_MISMATCH, "obj_vn has 56 entries, not 55"},
@@ -888,20 +895,8 @@ static void test_malformed_extras(void)
     size_t wing_size = 0;
     CHECK(mk_file_read(NULL, MK_TEST_SOURCE_DIR "/tests/fuzz/seeds/pack_v2_wing.glb", NULL, 1 << 20,
                        &wing, &wing_size, &e) == MK_OK);
-    for (size_t i = 0; wing && i < sizeof maps / sizeof maps[0]; i++) {
-        size_t n = 0;
-        uint8_t *bad = edit_json(wing, wing_size, maps[i].from, maps[i].to, &n);
-        if (!bad)
-            continue;
-        mk_unit *b = NULL;
-        mk_status s = mk_unit_parse_packed(bad, n, "bad.glb", NULL, &b, &e);
-        if (s != maps[i].code || !strstr(e.message, maps[i].message))
-            fprintf(stderr, "map case %zu (%s): status %d, '%s'\n", i, maps[i].to, s, e.message);
-        CHECK_EQ_INT(s, maps[i].code);
-        CHECK_CONTAINS(e.message, maps[i].message);
-        CHECK(b == NULL);
-        free(bad);
-    }
+    if (wing)
+        check_bad_cases(wing, wing_size, maps, sizeof maps / sizeof maps[0]);
     mk_file_release(NULL, NULL, wing, wing_size);
     /* a plain glTF file is no packed unit */
     mk_unit *b = NULL;
