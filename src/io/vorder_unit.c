@@ -98,6 +98,13 @@ static void put_corner(text_buf *t, const mk_obj *ref, const mk_obj *f, const ui
         put(t, "//%u", vn + 1);
 }
 
+/* The text after a UTF-8 byte order mark, if it starts with one: the new
+ * text starts with a comment, and a mark inside a file is no OBJ. */
+static const char *skip_bom(const char *text, size_t size)
+{
+    return size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? text + 3 : text;
+}
+
 /* The frame's new text: the reference file line by line, with this
  * frame's positions, normals and per-corner normal indices. */
 static bool write_frame(const frame_data *ref, const frame_data *fd, const float *pos,
@@ -111,14 +118,14 @@ static bool write_frame(const frame_data *ref, const frame_data *fd, const float
     uint32_t v = 0, face = 0, tri = 0;
     /* the frame's own leading comments, then the reference's lines without
        its comments (they describe the reference frame) */
-    for (const char *q = fd->text, *qe = fd->text + fd->size; q < qe && *q == '#';) {
+    for (const char *q = skip_bom(fd->text, fd->size), *qe = fd->text + fd->size; q < qe && *q == '#';) {
         const char *eol = memchr(q, '\n', (size_t)(qe - q));
         put_bytes(&t, q, (size_t)((eol ? eol : qe) - q));
         put(&t, "\n");
         q = eol ? eol + 1 : qe;
     }
     put(&t, "# vertex order repaired by morphkit repair (the first frame's order and faces)\n");
-    const char *p = ref->text, *end = ref->text + ref->size;
+    const char *p = skip_bom(ref->text, ref->size), *end = ref->text + ref->size;
     while (p < end && !t.failed) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         size_t len = (size_t)((eol ? eol : end) - p);
