@@ -684,6 +684,27 @@ static void test_unit_repair_plan_bom(void)
     mk_unit_repair_destroy(r);
 }
 
+/* Two frames of a grid from a fuzzed input (tests/data/vorder_far): the
+ * first has a vertex at z = 7.7e16, so the second's repair, predicting from
+ * the first, puts a far value in the candidate grid. Its cell numbers are
+ * clamped instead of converting an out-of-range float to an integer (UBSan
+ * in fuzz_repair; input kept as corpus/repair/crash-far-position-grid-cell).
+ * The second frame is refused, not guessed. */
+static void test_unit_repair_far_position(void)
+{
+    mk_unit_repair *r = NULL;
+    mk_error e;
+    CHECK(mk_unit_repair_plan(MK_TEST_SOURCE_DIR "/tests/data/vorder_far", NULL, NULL, &r, &e) ==
+          MK_OK);
+    if (r) {
+        CHECK_EQ_INT(r->files->frame_count, 2);
+        CHECK(!r->frames[0].text);
+        CHECK(r->frames[1].failed && !r->frames[1].text);
+        CHECK_CONTAINS(r->frames[1].message, "cannot be repaired confidently");
+    }
+    mk_unit_repair_destroy(r);
+}
+
 /* The glTF morph samples in tests/data, played as frame sequences (each
  * target's weight swept from 0 to 1 and back, against the others): real
  * blend-shape motion gives no scramble. */
@@ -894,7 +915,7 @@ static void test_demo_units_faults(void)
     CHECK(exact >= 25);
 }
 
-MK_TEST_MAIN(MK_TEST(test_demo_units_faults), MK_TEST(test_gltf_morph_frames_clean), MK_TEST(test_unit_repair_plan), MK_TEST(test_unit_repair_plan_no_faces), MK_TEST(test_unit_repair_plan_bom), MK_TEST(test_match_recovers_permutation), MK_TEST(test_match_identical_pieces),
+MK_TEST_MAIN(MK_TEST(test_demo_units_faults), MK_TEST(test_gltf_morph_frames_clean), MK_TEST(test_unit_repair_plan), MK_TEST(test_unit_repair_plan_no_faces), MK_TEST(test_unit_repair_plan_bom), MK_TEST(test_unit_repair_far_position), MK_TEST(test_match_recovers_permutation), MK_TEST(test_match_identical_pieces),
              MK_TEST(test_unit_renumbered_frame_named), MK_TEST(test_scramble_sizes_each_shape), MK_TEST(test_scramble_fast_motion_repaired), MK_TEST(test_scramble_seam_duplicates),
              MK_TEST(test_scramble_small_and_large_meshes),
              MK_TEST(test_real_motion_no_scramble), MK_TEST(test_detect_misuse),

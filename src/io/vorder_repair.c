@@ -34,9 +34,14 @@ typedef struct match {
     float d1, d2;
 } match;
 
+/* The grid cell of coordinate x. Far or degenerate values (a position of
+ * 1e20 over a small cell, a zero cell) are clamped into int64 range with
+ * room for the neighbour cells; they only share a cell, and distances are
+ * still measured exactly. */
 static int64_t cell_of(float x, float cell)
 {
-    return (int64_t)floorf(x / cell);
+    const float c = floorf(x / cell), lim = 4.0e18f;
+    return c >= lim ? (int64_t)lim : c <= -lim ? -(int64_t)lim : c == c ? (int64_t)c : 0;
 }
 
 static uint64_t cell_key(int64_t x, int64_t y, int64_t z)
