@@ -684,6 +684,40 @@ static void test_unit_repair_plan_bom(void)
     mk_unit_repair_destroy(r);
 }
 
+/* A first-frame line with a NUL byte after its first letter ("f\0..." is
+ * no face to the OBJ reader): a rewritten frame copies it whole. It once
+ * stopped at the NUL, and the "f" left alone was a face of no corners
+ * (fuzz_repair; input kept as corpus/repair/crash-nul-in-copied-line). */
+static void test_unit_repair_plan_nul_line(void)
+{
+    const char *dir = mk_fx_dir("vorder_nul");
+    static const char first[] = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf\0\0x 1 2\nf 1 2 3\nf 1 3 4\n";
+    char path[600];
+    snprintf(path, sizeof path, "%s/Bend_1.obj", dir);
+    FILE *out = fopen(path, "wb");
+    CHECK(out && fwrite(first, 1, sizeof first - 1, out) == sizeof first - 1);
+    if (out)
+        fclose(out);
+    mk_fx_write(dir, "Bend_2.obj", "v 0 1 0.2\nv 1 1 0.2\nv 1 0 0.2\nv 0 0 0.2\nf 4 3 2\nf 4 2 1\n");
+    mk_unit_repair *r = NULL;
+    mk_error e;
+    CHECK(mk_unit_repair_plan(dir, NULL, NULL, &r, &e) == MK_OK);
+    if (r && r->frames[1].text) {
+        const char *t = r->frames[1].text;
+        bool copied = false;
+        for (size_t i = 0; i + 5 <= r->frames[1].text_size && !copied; i++)
+            copied = memcmp(t + i, "f\0\0x 1", 5) == 0;
+        CHECK(copied);
+        mk_obj *o = NULL;
+        CHECK(mk_obj_parse(t, r->frames[1].text_size, "new", NULL, NULL, &o, &e) == MK_OK);
+        CHECK(o && o->triangle_count == 2);
+        mk_obj_destroy(o);
+    } else {
+        CHECK(r && r->frames[1].text);
+    }
+    mk_unit_repair_destroy(r);
+}
+
 /* Two frames of a grid from a fuzzed input (tests/data/vorder_far): the
  * first has a vertex at z = 7.7e16, so the second's repair, predicting from
  * the first, puts a far value in the candidate grid. Its cell numbers are
@@ -915,7 +949,7 @@ static void test_demo_units_faults(void)
     CHECK(exact >= 25);
 }
 
-MK_TEST_MAIN(MK_TEST(test_demo_units_faults), MK_TEST(test_gltf_morph_frames_clean), MK_TEST(test_unit_repair_plan), MK_TEST(test_unit_repair_plan_no_faces), MK_TEST(test_unit_repair_plan_bom), MK_TEST(test_unit_repair_far_position), MK_TEST(test_match_recovers_permutation), MK_TEST(test_match_identical_pieces),
+MK_TEST_MAIN(MK_TEST(test_demo_units_faults), MK_TEST(test_gltf_morph_frames_clean), MK_TEST(test_unit_repair_plan), MK_TEST(test_unit_repair_plan_no_faces), MK_TEST(test_unit_repair_plan_bom), MK_TEST(test_unit_repair_far_position), MK_TEST(test_unit_repair_plan_nul_line), MK_TEST(test_match_recovers_permutation), MK_TEST(test_match_identical_pieces),
              MK_TEST(test_unit_renumbered_frame_named), MK_TEST(test_scramble_sizes_each_shape), MK_TEST(test_scramble_fast_motion_repaired), MK_TEST(test_scramble_seam_duplicates),
              MK_TEST(test_scramble_small_and_large_meshes),
              MK_TEST(test_real_motion_no_scramble), MK_TEST(test_detect_misuse),

@@ -52,9 +52,27 @@ static void put(text_buf *t, const char *format, ...)
     }
 }
 
+/* n bytes as they are (a line of the first frame may hold any byte, NUL
+ * too: "%.*s" would stop there and turn an ignored line into a face) */
 static void put_bytes(text_buf *t, const char *s, size_t n)
 {
-    put(t, "%.*s", (int)n, s);
+    if (t->failed || !n)
+        return;
+    if (t->size + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 4096;
+        while (t->size + n + 1 > cap)
+            cap *= 2;
+        char *d = mk_realloc(t->al, t->data, t->cap, cap);
+        if (!d) {
+            t->failed = true;
+            return;
+        }
+        t->data = d;
+        t->cap = cap;
+    }
+    memcpy(t->data + t->size, s, n);
+    t->size += n;
+    t->data[t->size] = '\0';
 }
 
 /* ---- writing a frame in the first frame's layout --------------------------- */
