@@ -340,14 +340,11 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_mate
             mk_pack_buf_append(b, ",\"next\":", 8);
             mk_pack_buf_json_string(b, u->clips->clips[c->next_clip].name);
         }
-        for (uint32_t k = 0, any = 0; k < c->frame_count; k++)
-            if (c->frame_flags[k] & MK_CLIP_FRAME_NO_BLEND)
-                mk_pack_buf_printf(b, "%s%u", any++ ? "," : ",\"no_blend\":[", k);
+        uint32_t no_blend = 0;
         for (uint32_t k = 0; k < c->frame_count; k++)
-            if (c->frame_flags[k] & MK_CLIP_FRAME_NO_BLEND) {
-                mk_pack_buf_append(b, "]", 1);
-                break;
-            }
+            if (c->frame_flags[k] & MK_CLIP_FRAME_NO_BLEND)
+                mk_pack_buf_printf(b, "%s%u", no_blend++ ? "," : ",\"no_blend\":[", k);
+        mk_pack_buf_append(b, "]", no_blend ? 1 : 0);
         if (c->interpolation != MK_INTERPOLATION_LINEAR)
             mk_pack_buf_printf(b, ",\"interpolation\":\"%s\"", interpolation_word(c->interpolation));
         for (uint32_t e = 0; e < c->event_count; e++) {

@@ -22,54 +22,51 @@ typedef struct text_buf {
     const mk_allocator *al;
 } text_buf;
 
+/* Room for need more bytes and a NUL; false (and failed) when out of memory. */
+static bool reserve(text_buf *t, size_t need)
+{
+    if (t->failed)
+        return false;
+    if (t->data && t->size + need < t->cap)
+        return true;
+    size_t cap = t->cap ? t->cap : 4096;
+    while (cap <= t->size + need)
+        cap *= 2;
+    char *p = mk_realloc(t->al, t->data, t->cap, cap);
+    if (!p) {
+        t->failed = true;
+        return false;
+    }
+    t->data = p;
+    t->cap = cap;
+    return true;
+}
+
 static void put(text_buf *t, const char *format, ...) MK_PRINTF(2, 3);
 static void put(text_buf *t, const char *format, ...)
 {
-    for (int attempt = 0; attempt < 2 && !t->failed; attempt++) {
-        va_list args;
-        va_start(args, format);
-        int n = vsnprintf(t->data ? t->data + t->size : NULL, t->data ? t->cap - t->size : 0,
-                          format, args);
-        va_end(args);
-        if (n < 0) {
-            t->failed = true;
-            return;
-        }
-        if (t->data && t->size + (size_t)n < t->cap) {
-            t->size += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap ? t->cap : 4096;
-        while (cap <= t->size + (size_t)n)
-            cap *= 2;
-        char *p = mk_realloc(t->al, t->data, t->cap, cap);
-        if (!p) {
-            t->failed = true;
-            return;
-        }
-        t->data = p;
-        t->cap = cap;
+    va_list args;
+    va_start(args, format);
+    int n = vsnprintf(NULL, 0, format, args);
+    va_end(args);
+    if (n < 0) {
+        t->failed = true;
+        return;
     }
+    if (!reserve(t, (size_t)n))
+        return;
+    va_start(args, format);
+    vsnprintf(t->data + t->size, t->cap - t->size, format, args);
+    va_end(args);
+    t->size += (size_t)n;
 }
 
 /* n bytes as they are (a line of the first frame may hold any byte, NUL
  * too: "%.*s" would stop there and turn an ignored line into a face) */
 static void put_bytes(text_buf *t, const char *s, size_t n)
 {
-    if (t->failed || !n)
+    if (!n || !reserve(t, n))
         return;
-    if (t->size + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 4096;
-        while (t->size + n + 1 > cap)
-            cap *= 2;
-        char *d = mk_realloc(t->al, t->data, t->cap, cap);
-        if (!d) {
-            t->failed = true;
-            return;
-        }
-        t->data = d;
-        t->cap = cap;
-    }
     memcpy(t->data + t->size, s, n);
     t->size += n;
     t->data[t->size] = '\0';
