@@ -82,7 +82,7 @@ int main(int argc, char **argv)
     printf("unit load  with heuristics    %8.1f ms  (x%.2f)\n", full * 1e3, full / plain);
 
     mk_vorder_frames fr = {a.vertex_count, a.frame_count, (const float *const *)a.frames,
-                           a.triangle_count, a.triangles, 0, NULL};
+                           a.triangle_count, a.triangles, 0, NULL, NULL};
     mk_vorder_report *rep = NULL;
     mk_error e;
     double t;

@@ -6,13 +6,14 @@
 #include "fixtures.h"
 #include "mk_test.h"
 #include "morphkit/morphkit.h"
+#include "morphkit/anim_config.h"
 #include "morphkit/repair.h"
 #include "vorder_gen.h"
 
 static mk_vorder_frames frames_of(const gen_anim *a, uint32_t anim_count, const uint32_t *anim)
 {
     mk_vorder_frames fr = {a->vertex_count, a->frame_count, (const float *const *)a->frames,
-                           a->triangle_count, a->triangles, anim_count, anim};
+                           a->triangle_count, a->triangles, anim_count, anim, NULL};
     return fr;
 }
 
@@ -146,6 +147,69 @@ static void test_scramble_fast_motion_repaired(void)
     scramble_case(GEN_LIMB, 20, 2.0f, 2, 240, 1000u + 17u * 122u, 1); /* all 240 */
 }
 
+/* A looping wave (one period over 6 frames, as fast as the fast cases
+ * above): a scramble of most or all vertices of the first or the last
+ * frame is repaired exactly once the frames say that the last one blends
+ * into the first, as a looping clip plays it. Told nothing, the end frames
+ * can only be extrapolated: the first frame scrambled whole is then
+ * refused (never repaired wrong). At 5 frames a period even the told
+ * whole-frame cases are refused: the cubic through the other four poses of
+ * a 72-degree step is too far off to seed the growth. */
+static void make_loop_wave(gen_anim *a, uint32_t n, uint32_t frames)
+{
+    gen_make(a, GEN_GRID, n, frames, 1.0f);
+    for (uint32_t f = 0; f < frames; f++) {
+        float ph = 6.2831853f * (float)f / (float)frames; /* one period */
+        for (uint32_t i = 0; i < n * n; i++) {
+            float x = (float)(i % n) / (float)(n - 1), y = (float)(i / n) / (float)(n - 1);
+            float *p = a->frames[f] + 3 * (size_t)i;
+            p[0] = x + 0.1f * sinf(ph);
+            p[1] = y;
+            p[2] = 0.15f * sinf(6.0f * x + ph) * cosf(4.0f * y - ph);
+        }
+    }
+}
+
+static void test_scramble_loop_ends_repaired(void)
+{
+    enum { N = 24, FRAMES = 6 };
+    const uint32_t counts[2] = {345, N * N}, frames[2] = {0, FRAMES - 1};
+    uint32_t next[FRAMES], repaired[2] = {0, 0};
+    for (uint32_t f = 0; f < FRAMES; f++)
+        next[f] = (f + 1) % FRAMES;
+    for (int play = 0; play < 2; play++)
+        for (int c = 0; c < 2; c++)
+            for (int k = 0; k < 2; k++) {
+                gen_anim a;
+                make_loop_wave(&a, N, FRAMES);
+                uint32_t f = frames[k], n = 3 * N * N;
+                float *orig = malloc(n * sizeof *orig), *out = malloc(n * sizeof *out);
+                memcpy(orig, a.frames[f], n * sizeof *orig);
+                gen_scramble(&a, f, counts[c], 77 + (uint64_t)(c * 2 + k), NULL);
+                mk_vorder_frames fr = frames_of(&a, 0, NULL);
+                fr.next_frames = play ? next : NULL;
+                mk_vorder_report *r = NULL;
+                mk_error e;
+                CHECK(mk_vorder_detect(&fr, NULL, &r, &e) == MK_OK);
+                CHECK(r && r->fault_count == 1 && r->faults[0].frame == f);
+                if (r && r->fault_count == 1) {
+                    mk_vorder_repair_info info;
+                    mk_status st = mk_vorder_repair_frame(&fr, r, 0, NULL, out, &info, &e);
+                    int same = st == MK_OK && memcmp(out, orig, n * sizeof *out) == 0;
+                    CHECK(same || st == MK_ERR_MISMATCH);
+                    repaired[play] += same;
+                    fprintf(stderr, "  loop ends (%s): frame %u, %u scrambled: %s\n",
+                            play ? "told" : "not told", f, counts[c],
+                            same ? "repaired" : "refused");
+                }
+                mk_vorder_report_destroy(r);
+                free(orig);
+                free(out);
+                gen_free(&a);
+            }
+    CHECK_EQ_INT(repaired[1], 4);
+}
+
 /* A seam: the grid's middle column twice over, the right half's triangles
  * on the copies. Equal positions are interchangeable, so a scramble over
  * both sides of the seam is repaired exactly, with every match distinct. */
@@ -259,7 +323,38 @@ static void test_detect_misuse(void)
     a.triangles[4] = 99; /* out of range */
     CHECK(mk_vorder_detect(&fr, NULL, &r, &e) == MK_ERR_INVALID_ARGUMENT);
     CHECK(mk_vorder_detect(NULL, NULL, &r, &e) == MK_ERR_INVALID_ARGUMENT);
+    a.triangles[4] = 0;
+    const uint32_t next[3] = {1, 2, 3}; /* frame 3 of 3 */
+    fr.next_frames = next;
+    CHECK(mk_vorder_detect(&fr, NULL, &r, &e) == MK_ERR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(e.message, "frame 2 blends into frame 3 of 3");
     gen_free(&a);
+}
+
+/* The frames clips blend into, by hand: a loop back to frame 2 of Walk,
+ * Attack switching to Idle, Idle looping to its start, Death held, and a
+ * frame no clip plays. */
+static void test_next_frames_from_clips(void)
+{
+    const mk_clip_desc clips[4] = {
+        {.name = "Walk", .frame_count = 3, .first_frame = 0, .loop_frame = 1},
+        {.name = "Attack", .frame_count = 2, .first_frame = 3, .once = true, .next = "Idle"},
+        {.name = "Idle", .frame_count = 2, .first_frame = 5},
+        {.name = "Death", .frame_count = 2, .first_frame = 7, .once = true}};
+    const mk_clip_set_desc desc = {clips, 4, 0};
+    mk_clip_set *set = NULL;
+    mk_error e;
+    CHECK(mk_clip_set_create(&desc, NULL, &set, &e) == MK_OK);
+    if (!set)
+        return;
+    uint32_t next[10];
+    CHECK(mk_vorder_next_frames(set, 10, next, &e) == MK_OK);
+    const uint32_t want[10] = {1, 2, 1, 4, 5, 6, 5, 8, MK_NONE, MK_NONE};
+    CHECK(memcmp(next, want, sizeof want) == 0);
+    CHECK(mk_vorder_next_frames(set, 8, next, &e) == MK_ERR_INVALID_ARGUMENT); /* Death: 8 */
+    CHECK_CONTAINS(e.message, "clip 'Death' uses frame 8 of 8");
+    CHECK(mk_vorder_next_frames(NULL, 10, next, &e) == MK_ERR_INVALID_ARGUMENT);
+    mk_clip_set_destroy(set);
 }
 
 /* ---- through unit folders ------------------------------------------------ */
@@ -627,6 +722,43 @@ static void repair_plan_case(int flags)
 }
 
 /* With normals, with normals and UVs, with UVs only. */
+/* The same through a unit folder: mk_unit_repair_plan reads animation.cfg,
+ * so the first frame of a looping clip (the default) scrambled whole is
+ * repaired exactly, and refused when the clip is `Once`. */
+static void test_unit_repair_loop_first_frame(void)
+{
+    enum { N = 24, FRAMES = 6 };
+    for (int once = 0; once < 2; once++) {
+        gen_anim a;
+        make_loop_wave(&a, N, FRAMES);
+        const char *dir = mk_fx_dir(once ? "vorder_loop_once" : "vorder_loop");
+        const char *names[1] = {"Wave"};
+        const uint32_t counts[1] = {FRAMES};
+        char *want = gen_obj(&a, 0, NULL, 0);
+        gen_scramble(&a, 0, N * N, 91, NULL);
+        write_unit(dir, &a, names, counts, 1, 0);
+        if (once)
+            mk_fx_write(dir, "animation.cfg", "Once Wave\n");
+        mk_unit_repair *r = NULL;
+        mk_error e;
+        CHECK(mk_unit_repair_plan(dir, NULL, NULL, &r, &e) == MK_OK);
+        if (r) {
+            CHECK_EQ_INT(r->failed_count, (uint32_t)once);
+            CHECK(r->frames[0].unscrambled == !once && r->frames[0].failed == once);
+            mk_obj *w = parse(want, strlen(want));
+            mk_obj *got = r->frames[0].text ? parse(r->frames[0].text, r->frames[0].text_size) : NULL;
+            CHECK((got != NULL) == !once);
+            if (w && got)
+                CHECK(memcmp(got->positions, w->positions, 3 * (size_t)N * N * sizeof(float)) == 0);
+            mk_obj_destroy(w);
+            mk_obj_destroy(got);
+        }
+        mk_unit_repair_destroy(r);
+        free(want);
+        gen_free(&a);
+    }
+}
+
 static void test_unit_repair_plan(void)
 {
     repair_plan_case(GEN_NORMALS);
@@ -771,7 +903,8 @@ static void test_gltf_morph_frames_clean(void)
                     w[t] = 0.5f - 0.5f * cosf(6.2831853f * (float)f / FRAMES * (float)(t + 1));
                 CHECK(mk_morph_evaluate(set, w, frames[f], NULL, NULL, nv, &e) == MK_OK);
             }
-            mk_vorder_frames fr = {nv, FRAMES, (const float *const *)frames, nidx / 3, tris, 0, NULL};
+            mk_vorder_frames fr = {nv, FRAMES, (const float *const *)frames, nidx / 3, tris, 0, NULL,
+                                   NULL};
             mk_vorder_report *r = NULL;
             CHECK(mk_vorder_detect(&fr, NULL, &r, &e) == MK_OK);
             CHECK(r && r->fault_count == 0);
@@ -815,6 +948,7 @@ typedef struct demo_unit {
     mk_obj *objs[32];
     float *frames[32];
     uint32_t anim[8];
+    uint32_t next[32]; /* the frame each blends into, from animation.cfg */
 } demo_unit;
 
 static int demo_load(const char *dir, demo_unit *d)
@@ -834,7 +968,11 @@ static int demo_load(const char *dir, demo_unit *d)
     }
     for (uint32_t a = 0; a < d->files->animation_count && a < 8; a++)
         d->anim[a] = d->files->animations[a].frame_count;
-    return 1;
+    mk_clip_set *clips = NULL;
+    int ok = mk_anim_config_load(d->files, NULL, NULL, &clips, NULL, &e) == MK_OK &&
+             mk_vorder_next_frames(clips, d->files->frame_count, d->next, &e) == MK_OK;
+    mk_clip_set_destroy(clips);
+    return ok;
 }
 
 static void demo_free(demo_unit *d)
@@ -854,7 +992,8 @@ static void test_demo_units_faults(void)
     const char *units[2] = {MK_TEST_SOURCE_DIR "/assets/demo/knight",
                             MK_TEST_SOURCE_DIR "/assets/demo/wing"};
     const uint32_t pct[5] = {0, 5, 20, 60, 100};
-    uint32_t exact = 0, refused = 0, idle_swaps_exact = 0;
+    /* [0]: animations only; [1]: with the frames that loops blend into */
+    uint32_t exact[2] = {0, 0}, refused[2] = {0, 0}, idle_swaps_exact[2] = {0, 0};
     for (int u = 0; u < 2; u++) {
         demo_unit d;
         CHECK(demo_load(units[u], &d));
@@ -863,10 +1002,12 @@ static void test_demo_units_faults(void)
         uint32_t nv = d.objs[0]->position_count, frames = d.files->frame_count;
         mk_vorder_frames fr = {nv, frames, (const float *const *)d.frames,
                                d.objs[0]->triangle_count, d.objs[0]->corner_position,
-                               d.files->animation_count, d.anim};
+                               d.files->animation_count, d.anim, NULL};
         float *orig = malloc(12 * (size_t)nv), *out = malloc(12 * (size_t)nv);
+        for (int play = 0; play < 2; play++)
         for (uint32_t f = 0; f < frames; f += 2)
             for (int k = 0; k < 5; k++) {
+                fr.next_frames = play ? d.next : NULL;
                 gen_anim a = {nv, 0, frames, d.frames, NULL}; /* to reuse gen_scramble */
                 uint32_t count = k == 0 ? 2 : nv * pct[k] / 100;
                 memcpy(orig, d.frames[f], 12 * (size_t)nv);
@@ -897,10 +1038,12 @@ static void test_demo_units_faults(void)
                         fprintf(stderr, "  %s %s, %u scrambled: repaired WRONG\n", units[u],
                                 d.files->frame_files[f], count);
                     }
-                    exact += st == MK_OK && same;
+                    exact[play] += st == MK_OK && same;
                     if (k == 0 && strncmp(d.files->frame_files[f], "Idle_", 5) == 0)
-                        idle_swaps_exact += st == MK_OK && same;
-                    refused += st == MK_ERR_MISMATCH;
+                        idle_swaps_exact[play] += st == MK_OK && same;
+                    refused[play] += st == MK_ERR_MISMATCH;
+                    if (st == MK_ERR_MISMATCH)
+                        fprintf(stderr, "  refused (%s) %s, %u scrambled\n", play ? "loops" : "animations", d.files->frame_files[f], count);
                 }
                 mk_vorder_report_destroy(r);
                 memcpy(d.frames[f], orig, 12 * (size_t)nv);
@@ -943,15 +1086,19 @@ static void test_demo_units_faults(void)
     /* The demo's poses change a lot from frame to frame (a 6-frame walk, a
        4-frame flap): many scrambles there are refused rather than guessed.
        The slow breathing of Idle is repaired (checked above as exact). */
-    fprintf(stderr, "  demo scrambles: %u repaired exactly, %u refused\n", exact, refused);
-    CHECK(idle_swaps_exact == 2);
+    fprintf(stderr, "  demo scrambles, animations only: %u repaired exactly, %u refused\n",
+            exact[0], refused[0]);
+    fprintf(stderr, "  demo scrambles, with loops: %u repaired exactly, %u refused\n", exact[1],
+            refused[1]);
+    CHECK(idle_swaps_exact[0] == 2 && idle_swaps_exact[1] == 2);
     /* of the 55: 10 without growing by local rigid fits, 25 with it */
-    CHECK(exact >= 25);
+    CHECK(exact[0] >= 25);
+    CHECK(exact[1] >= exact[0]);
 }
 
 MK_TEST_MAIN(MK_TEST(test_demo_units_faults), MK_TEST(test_gltf_morph_frames_clean), MK_TEST(test_unit_repair_plan), MK_TEST(test_unit_repair_plan_no_faces), MK_TEST(test_unit_repair_plan_bom), MK_TEST(test_unit_repair_far_position), MK_TEST(test_unit_repair_plan_nul_line), MK_TEST(test_match_recovers_permutation), MK_TEST(test_match_identical_pieces),
-             MK_TEST(test_unit_renumbered_frame_named), MK_TEST(test_scramble_sizes_each_shape), MK_TEST(test_scramble_fast_motion_repaired), MK_TEST(test_scramble_seam_duplicates),
+             MK_TEST(test_unit_renumbered_frame_named), MK_TEST(test_scramble_sizes_each_shape), MK_TEST(test_scramble_fast_motion_repaired), MK_TEST(test_scramble_loop_ends_repaired), MK_TEST(test_unit_repair_loop_first_frame), MK_TEST(test_scramble_seam_duplicates),
              MK_TEST(test_scramble_small_and_large_meshes),
-             MK_TEST(test_real_motion_no_scramble), MK_TEST(test_detect_misuse),
+             MK_TEST(test_real_motion_no_scramble), MK_TEST(test_detect_misuse), MK_TEST(test_next_frames_from_clips),
              MK_TEST(test_unit_names_scrambled_frame_once), MK_TEST(test_unit_jump_named_once),
              MK_TEST(test_unit_missing_normals_named), MK_TEST(test_demo_units_clean))

@@ -24,9 +24,12 @@
  * jump). A vertex's change is the median over its edges of that difference's
  * magnitude: a vertex put somewhere else breaks all of its edges, while its
  * correctly placed neighbours break only the one edge they share with it.
- * The comparators are the previous and the next frame of the same
- * animation; where one is missing, the consensus (each edge's median length
- * over all frames, or frame 0 in a unit of fewer than 3 frames) stands in.
+ * The comparators are the frames before and after f in play: the previous
+ * and the next frame of its animation, and with next_frames the frame a
+ * loop or a clip switch blends into (or from). At an animation's first or
+ * last frame the consensus (each edge's median length over all frames, or
+ * frame 0 in a unit of fewer than 3 frames) is a comparator too: a clip
+ * that loops by default without being made to jumps at its loop.
  * A vertex is scrambled in frame f when its change exceeds ln 2 [0.693]
  * against every comparator: a wrong frame disagrees with both neighbours,
  * and a right frame agrees with at least one, so the fault is named on the
@@ -43,12 +46,13 @@
  * vertices changed by over half the limit, and two rings of mesh
  * neighbours around them; their own positions in the frame are the
  * candidates, so a correct repair is exact (numbers are moved, never
- * recomputed). The prediction of the frame is the cubic through frames
- * f-2, f-1, f+1 and f+2 where those are fault-free frames of its animation
+ * recomputed). The prediction of the frame is the cubic through the frames
+ * two and one steps before it and one and two after it in play (across a
+ * loop or clip switch given by next_frames) where those are fault-free
  * (smooth motion), else interpolated from the nearest fault-free frames
- * before and after it (extrapolated from the two nearest at an animation's
- * end, or frame 0), moved and scaled onto the frame's centroid and spread
- * (both blind to the order). Up to five tries, the first that checks out
+ * before and after it (extrapolated from the two nearest at the end of an
+ * animation that neither loops nor switches, or frame 0), moved and scaled
+ * onto the frame's centroid and spread (both blind to the order). Up to five tries, the first that checks out
  * wins:
  *  1. each suspect's expectation is its prediction corrected by how its
  *     placed mesh neighbours differ from theirs; each takes the free
@@ -83,8 +87,10 @@
  * close to its own passes edge lengths in fast motion); and at least half
  * the matches were distinct. Otherwise the frame is not repaired
  * (MK_ERR_MISMATCH), never guessed. Limits: a scramble of most or all
- * vertices of an animation's first or last frame in fast motion (the
- * extrapolated prediction is too far off to seed the growth), a swap of two
+ * vertices of an animation's first or last frame in fast motion when
+ * nothing blends into or out of it (next_frames NULL, a once clip: the
+ * extrapolated prediction is too far off to seed the growth; a looping
+ * wave of 6 frames a period is repaired at both ends, of 5 is not), a swap of two
  * vertices within the local motion's error of each other, and regular
  * meshes moving by more than a cell per frame with nothing left in place
  * are refused. Cost: a 100k-vertex frame with 1% scrambled repairs in about
@@ -100,6 +106,7 @@
 #include <stdint.h>
 
 #include "morphkit/allocator.h"
+#include "morphkit/clip.h"
 #include "morphkit/error.h"
 #include "morphkit/unit.h"
 
@@ -117,7 +124,24 @@ typedef struct mk_vorder_frames {
     uint32_t animation_count;      /* 0: all frames are one animation */
     const uint32_t *animation_frames; /* animation_count frame counts, in frame order,
                                          summing to frame_count */
+    const uint32_t *next_frames;   /* NULL, or frame_count entries: the frame each
+                                      frame blends into in play (MK_NONE: none), so
+                                      that an animation's last frame has its loop
+                                      frame, or the first frame of the clip a once
+                                      clip switches to, as its neighbour.
+                                      mk_vorder_next_frames fills it from clips.
+                                      NULL: the next frame of the same animation */
 } mk_vorder_frames;
+
+/* Fills next (frame_count entries) for mk_vorder_frames.next_frames from a
+ * clip set over the same frames: each clip frame blends into the clip's
+ * next one; a clip's last frame into its loop frame, or with once into the
+ * first frame of its next clip (MK_NONE when it holds); frames in no clip
+ * get MK_NONE. Where a frame is in several clips, the first clip decides.
+ * MK_ERR_INVALID_ARGUMENT for NULL arguments or a clip frame out of
+ * range. */
+MK_API mk_status mk_vorder_next_frames(const mk_clip_set *clips, uint32_t frame_count,
+                                       uint32_t *next, mk_error *err);
 
 /* One scrambled frame. */
 typedef struct mk_vorder_fault {
@@ -198,7 +222,10 @@ MK_API mk_status mk_vorder_match(const mk_vorder_mesh *reference, const mk_vorde
  *  - a renumbered frame is matched with mk_vorder_match (the pose hint is
  *    the nearest earlier frame already in order) and rewritten;
  *  - then mk_vorder_detect runs over all frames in order, and each
- *    scrambled frame is repaired with mk_vorder_repair_frame.
+ *    scrambled frame is repaired with mk_vorder_repair_frame; the frames
+ *    loops and clip switches blend into come from the folder's
+ *    animation.cfg (read leniently: a line with an error is skipped; a
+ *    config that cannot be read at all leaves the animations alone).
  * A rewritten frame's text follows the first frame's file line by line:
  * its `v` lines carry the frame's positions (printed with 9 significant
  * digits, which read back to the same floats), its `vn` lines are the

@@ -38,7 +38,8 @@
  * wrong, never on its neighbours:
  *  - scramble: the vertex-order rule of morphkit/repair.h (a vertex whose
  *    edges, by their median, halve or double in length against both
- *    neighbouring frames of its animation, after the frame's overall scale
+ *    neighbouring frames in play, across loops and clip switches as the
+ *    clips of animation.cfg say, after the frame's overall scale
  *    change is taken out). It finds scrambles of two vertices up to every
  *    vertex. The warning names the frame, the first 8 vertices (1-based
  *    `v` numbers) and their count, and the other file is the previous

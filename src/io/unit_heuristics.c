@@ -46,22 +46,26 @@ static frame_shape shape_of(const mk_obj *o)
 
 /* Scrambles: the vertex-order rule of morphkit/repair.h over the frames'
  * own `v` numbering, one warning on each wrong frame. */
-static void check_scrambles(const mk_unit_build *b, mk_report *rep)
+static void check_scrambles(const mk_unit_build *b, const mk_clip_set *clips, mk_report *rep)
 {
     const mk_unit_files *files = b->files;
     uint32_t frames = files->frame_count;
     const float **pos = mk_alloc(b->allocator, frames * sizeof *pos);
     uint32_t *anim = mk_alloc(b->allocator, (files->animation_count + 1) * sizeof *anim);
+    uint32_t *next = mk_alloc(b->allocator, frames * sizeof *next);
     mk_vorder_report *vr = NULL;
     mk_error e;
-    if (pos && anim) {
+    if (pos && anim && next) {
         for (uint32_t f = 0; f < frames; f++)
             pos[f] = b->objs[f]->positions;
         for (uint32_t a = 0; a < files->animation_count; a++)
             anim[a] = files->animations[a].frame_count;
+        /* loops and clip switches make neighbours too (without the clips,
+           a config with errors: animations only) */
+        bool play = clips && mk_vorder_next_frames(clips, frames, next, &e) == MK_OK;
         mk_vorder_frames fr = {b->objs[0]->position_count, frames, pos,
                                b->objs[0]->triangle_count, b->objs[0]->corner_position,
-                               files->animation_count, anim};
+                               files->animation_count, anim, play ? next : NULL};
         if (mk_vorder_detect(&fr, b->allocator, &vr, &e) != MK_OK)
             vr = NULL;
     }
@@ -97,6 +101,7 @@ static void check_scrambles(const mk_unit_build *b, mk_report *rep)
                                                          : "its neighbour and the other frames");
     }
     mk_vorder_report_destroy(vr);
+    mk_free(b->allocator, next, frames * sizeof *next);
     mk_free(b->allocator, pos, frames * sizeof *pos);
     mk_free(b->allocator, anim, (files->animation_count + 1) * sizeof *anim);
 }
@@ -203,7 +208,7 @@ void mk_unit_check_heuristics(const mk_unit_build *b, const mk_unit *u, mk_repor
             middle[c] = diagonals[frames / 2];
         }
         if (size > 0) {
-            check_scrambles(b, rep);
+            check_scrambles(b, u->clips, rep);
             check_jumps(b, shapes, middle, size, rep);
         }
         if (u->frames->texcoords)

@@ -162,7 +162,9 @@ void mk_vorder_vertex_change(const mk_vorder_topo *t, const float *lf, const flo
     }
 }
 
-void mk_vorder_neighbours(const mk_vorder_frames *fr, uint32_t f, uint32_t *prev, uint32_t *next)
+/* The previous and next frame of f's animation, ignoring next_frames. */
+static void animation_neighbours(const mk_vorder_frames *fr, uint32_t f, uint32_t *prev,
+                                 uint32_t *next)
 {
     uint32_t first = 0, count = fr->frame_count;
     for (uint32_t a = 0; a < fr->animation_count; a++) {
@@ -174,6 +176,60 @@ void mk_vorder_neighbours(const mk_vorder_frames *fr, uint32_t f, uint32_t *prev
     }
     *prev = f > first ? f - 1 : MK_NONE;
     *next = f + 1 < first + count ? f + 1 : MK_NONE;
+}
+
+void mk_vorder_neighbours(const mk_vorder_frames *fr, uint32_t f, uint32_t *prev, uint32_t *next)
+{
+    animation_neighbours(fr, f, prev, next);
+    const uint32_t *nx = fr->next_frames;
+    if (!nx)
+        return;
+    *next = nx[f] != f ? nx[f] : MK_NONE;
+    if (*prev != MK_NONE && nx[*prev] == f)
+        return;
+    /* the first frame blending into f (a loop's last frame, a once clip's) */
+    *prev = MK_NONE;
+    for (uint32_t g = 0; g < fr->frame_count && *prev == MK_NONE; g++)
+        if (g != f && nx[g] == f)
+            *prev = g;
+}
+
+/* next[] of a frame no clip has reached yet (never a frame index: checked) */
+#define UNSET (MK_NONE - 1u)
+
+mk_status mk_vorder_next_frames(const mk_clip_set *clips, uint32_t frame_count, uint32_t *next,
+                                mk_error *err)
+{
+    if (!clips || (frame_count && !next))
+        return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0, "vorder: NULL clips or array");
+    for (uint32_t c = 0; c < clips->clip_count; c++) { /* checked before anything is set */
+        const mk_clip *cl = &clips->clips[c];
+        for (uint32_t k = 0; k < cl->frame_count; k++)
+            if (cl->frames[k] >= frame_count || cl->frames[k] >= UNSET)
+                return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                    "vorder: clip '%s' uses frame %u of %u", cl->name,
+                                    cl->frames[k], frame_count);
+    }
+    for (uint32_t f = 0; f < frame_count; f++)
+        next[f] = UNSET;
+    for (uint32_t c = 0; c < clips->clip_count; c++) {
+        const mk_clip *cl = &clips->clips[c];
+        for (uint32_t k = 0; k < cl->frame_count; k++) {
+            uint32_t f = cl->frames[k], to = MK_NONE;
+            if (next[f] != UNSET) /* an earlier clip decided */
+                continue;
+            if (k + 1 < cl->frame_count)
+                to = cl->frames[k + 1];
+            else if (!cl->once)
+                to = cl->frames[cl->loop_frame < cl->frame_count ? cl->loop_frame : 0];
+            else if (cl->next_clip < clips->clip_count)
+                to = clips->clips[cl->next_clip].frames[0];
+            next[f] = to;
+        }
+    }
+    for (uint32_t f = 0; f < frame_count; f++)
+        next[f] = next[f] == UNSET ? MK_NONE : next[f];
+    return MK_OK;
 }
 
 mk_status mk_vorder_frames_check(const mk_vorder_frames *fr, mk_error *err)
@@ -190,6 +246,11 @@ mk_status mk_vorder_frames_check(const mk_vorder_frames *fr, mk_error *err)
             return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                                 "vorder: triangle %zu uses vertex %u of %u", c / 3,
                                 fr->triangles[c], fr->vertex_count);
+    for (uint32_t f = 0; fr->next_frames && f < fr->frame_count; f++)
+        if (fr->next_frames[f] != MK_NONE && fr->next_frames[f] >= fr->frame_count)
+            return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                                "vorder: frame %u blends into frame %u of %u", f,
+                                fr->next_frames[f], fr->frame_count);
     uint64_t sum = 0;
     for (uint32_t a = 0; a < fr->animation_count; a++)
         sum += fr->animation_frames[a];
@@ -308,15 +369,16 @@ static void min_into(float *best, const float *x, uint32_t n)
 
 /* Fills s->best with frame f's per-vertex change against its comparators.
  * s->pair holds change(f - 1, f) when have_pair; on return it holds
- * change(f, f + 1) when there is a next frame (returns whether it does). */
+ * change(f, f + 1) when f blends into f + 1 (returns whether it does). */
 static bool frame_change(detect_state *s, uint32_t f, bool have_pair)
 {
     const mk_vorder_frames *fr = s->fr;
-    uint32_t prev, next, n = fr->vertex_count;
+    uint32_t prev, next, in_prev, in_next, n = fr->vertex_count;
     mk_vorder_neighbours(fr, f, &prev, &next);
+    animation_neighbours(fr, f, &in_prev, &in_next);
     for (uint32_t i = 0; i < n; i++)
         s->best[i] = INFINITY;
-    if (prev != MK_NONE && have_pair)
+    if (prev != MK_NONE && have_pair && prev + 1 == f)
         min_into(s->best, s->pair, n);
     else if (prev != MK_NONE) {
         change_against(s, f, prev, s->work);
@@ -326,13 +388,15 @@ static bool frame_change(detect_state *s, uint32_t f, bool have_pair)
         change_against(s, f, next, s->pair);
         min_into(s->best, s->pair, n);
     }
-    if (prev == MK_NONE || next == MK_NONE) {
-        /* the consensus stands in for the missing neighbour (in a unit of
-           under 3 frames it is frame 0, which is right by definition) */
+    if (in_prev == MK_NONE || in_next == MK_NONE) {
+        /* at an animation's end the consensus stands in for the missing
+           neighbour (in a unit of under 3 frames it is frame 0, which is
+           right by definition); a loop's neighbour is added, not instead:
+           a clip that was never meant to loop jumps there */
         change_against(s, f, MK_NONE, s->work);
         min_into(s->best, s->work, n);
     }
-    return next != MK_NONE;
+    return next != MK_NONE && next == f + 1;
 }
 
 mk_status mk_vorder_detect(const mk_vorder_frames *fr, const mk_allocator *al,

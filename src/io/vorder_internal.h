@@ -38,8 +38,9 @@ float mk_vorder_spread(const float *pos, uint32_t n);
 /* k-th smallest of v[0..n) (v is reordered). */
 float mk_vorder_select(float *v, uint32_t n, uint32_t k);
 
-/* The comparator frames of frame f: the previous and next frame of its
- * animation (MK_NONE where there is none). */
+/* The comparator frames of frame f: the frame before and after it in play
+ * (MK_NONE where there is none): in its animation, and across a loop or a
+ * clip switch where fr->next_frames says so. */
 void mk_vorder_neighbours(const mk_vorder_frames *fr, uint32_t f, uint32_t *prev, uint32_t *next);
 
 /* Each vertex's change in frame f (the minimum over its comparators) when

@@ -228,49 +228,47 @@ static void align(float *pred, const float *frame, uint32_t n)
             pred[3 * i + c] = (float)((pred[3 * i + c] - cp[c]) * k + cf[c]);
 }
 
-/* The prediction of frame f from its nearest fault-free frames in the
- * animation: the cubic through f-2, f-1, f+1 and f+2 where all four are
- * fault-free frames of its animation (smooth motion), else interpolated
- * by frame distance, extrapolated at an animation's end, else frame 0 or
- * the first fault-free frame. used[] receives the real frames nearest to
- * f (before, after; MK_NONE where none). false when there is none. */
+/* The nearest fault-free frame from frame f in play order, backward or
+ * forward (across a loop where the frames say so), and how many steps away
+ * it is; MK_NONE when there is none before coming back to f. */
+static uint32_t nearest_real(const mk_vorder_frames *fr, const mk_vorder_report *r, uint32_t f,
+                             bool forward, uint32_t *steps)
+{
+    uint32_t g = f, prev, next;
+    for (uint32_t k = 1; k <= fr->frame_count; k++) {
+        mk_vorder_neighbours(fr, g, &prev, &next);
+        g = forward ? next : prev;
+        if (g == MK_NONE || g == f)
+            return MK_NONE;
+        if (!is_fault_frame(r, g)) {
+            *steps = k;
+            return g;
+        }
+    }
+    return MK_NONE;
+}
+
+/* The prediction of frame f from its nearest fault-free frames in play
+ * order: the cubic through f-2, f-1, f+1 and f+2 where all four are
+ * fault-free (smooth motion), else interpolated by steps, extrapolated at
+ * an animation's end that neither loops nor switches, else frame 0 or the
+ * first fault-free frame. A looping clip's last frame lies between its
+ * second to last and its loop frame. used[] receives the real frames
+ * nearest to f (before, after; MK_NONE where none). false when there is
+ * none. */
 static bool predict(const mk_vorder_frames *fr, const mk_vorder_report *r, uint32_t f, float *pred,
                     uint32_t *used)
 {
-    uint32_t before = MK_NONE, after = MK_NONE, g = f, prev, next;
-    for (;;) {
-        mk_vorder_neighbours(fr, g, &prev, &next);
-        if (prev == MK_NONE)
-            break;
-        if (!is_fault_frame(r, prev)) {
-            before = prev;
-            break;
-        }
-        g = prev;
-    }
-    for (g = f;;) {
-        mk_vorder_neighbours(fr, g, &prev, &next);
-        if (next == MK_NONE)
-            break;
-        if (!is_fault_frame(r, next)) {
-            after = next;
-            break;
-        }
-        g = next;
-    }
+    uint32_t db = 0, da = 0, d2 = 0;
+    uint32_t before = nearest_real(fr, r, f, false, &db), after = nearest_real(fr, r, f, true, &da);
     size_t n = 3 * (size_t)fr->vertex_count;
     used[0] = before; /* the real frames nearest to f: the local checks' poses */
     used[1] = after;
-    uint32_t b2 = MK_NONE, a2 = MK_NONE, x;
-    if (before != MK_NONE && before + 1 == f) {
-        mk_vorder_neighbours(fr, before, &b2, &x);
-        b2 = b2 != MK_NONE && !is_fault_frame(r, b2) ? b2 : MK_NONE;
-    }
-    if (after != MK_NONE && after == f + 1) {
-        mk_vorder_neighbours(fr, after, &x, &a2);
-        a2 = a2 != MK_NONE && !is_fault_frame(r, a2) ? a2 : MK_NONE;
-    }
-    if (b2 != MK_NONE && a2 != MK_NONE && after != MK_NONE) {
+    uint32_t b2 = before != MK_NONE && db == 1 ? nearest_real(fr, r, before, false, &d2) : MK_NONE;
+    b2 = b2 != MK_NONE && d2 == 1 && b2 != f ? b2 : MK_NONE;
+    uint32_t a2 = after != MK_NONE && da == 1 ? nearest_real(fr, r, after, true, &d2) : MK_NONE;
+    a2 = a2 != MK_NONE && d2 == 1 && a2 != f ? a2 : MK_NONE;
+    if (b2 != MK_NONE && a2 != MK_NONE) {
         /* the cubic through f-2, f-1, f+1, f+2, at f */
         const float *p0 = fr->positions[b2], *p1 = fr->positions[before], *p2 = fr->positions[after],
                     *p3 = fr->positions[a2];
@@ -279,29 +277,18 @@ static bool predict(const mk_vorder_frames *fr, const mk_vorder_report *r, uint3
         return true;
     }
     if (before != MK_NONE && after != MK_NONE) {
-        float t = (float)(f - before) / (float)(after - before);
+        float t = (float)db / (float)(db + da);
         const float *a = fr->positions[before], *b = fr->positions[after];
         for (size_t i = 0; i < n; i++)
             pred[i] = a[i] + (b[i] - a[i]) * t;
         return true;
     }
-    uint32_t one = before != MK_NONE ? before : after;
+    uint32_t one = before != MK_NONE ? before : after, d1 = before != MK_NONE ? db : da;
     if (one != MK_NONE) {
         /* at an animation's end: extrapolate from the two nearest frames */
-        uint32_t two = MK_NONE;
-        for (g = one;;) {
-            mk_vorder_neighbours(fr, g, &prev, &next);
-            uint32_t step = one == before ? prev : next;
-            if (step == MK_NONE)
-                break;
-            if (!is_fault_frame(r, step)) {
-                two = step;
-                break;
-            }
-            g = step;
-        }
-        if (two != MK_NONE) {
-            float t = ((float)f - (float)one) / ((float)one - (float)two);
+        uint32_t two = nearest_real(fr, r, one, one == after, &d2);
+        if (two != MK_NONE && two != f) {
+            float t = (float)d1 / (float)d2;
             const float *a = fr->positions[one], *b = fr->positions[two];
             for (size_t i = 0; i < n; i++)
                 pred[i] = a[i] + (a[i] - b[i]) * t;

@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "file_internal.h"
 #include "io_internal.h"
+#include "morphkit/anim_config.h"
 #include "morphkit/repair.h"
 #include "vorder_internal.h"
 
@@ -358,15 +359,18 @@ static mk_status read_frames(const mk_unit_files *files, const mk_file_callbacks
 
 /* Detects scrambles over the ordered frames and repairs them in place
  * (fds[f].pos becomes an owned, repaired copy). */
-static mk_status unscramble(mk_unit_repair *r, frame_data *fds, const mk_allocator *al, mk_error *err)
+static mk_status unscramble(mk_unit_repair *r, frame_data *fds, const mk_file_callbacks *io,
+                            const mk_allocator *al, mk_error *err)
 {
     const mk_unit_files *files = r->files;
     uint32_t n = files->frame_count, nv = r->vertex_count;
     const float **pos = mk_alloc(al, n * sizeof *pos);
     uint32_t *anim = mk_alloc(al, (files->animation_count + 1) * sizeof *anim);
+    uint32_t *next = mk_alloc(al, n * sizeof *next);
     mk_vorder_report *vr = NULL;
+    mk_clip_set *clips = NULL;
     mk_status st = MK_OK;
-    if (!pos || !anim) {
+    if (!pos || !anim || !next) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
     }
@@ -374,9 +378,16 @@ static mk_status unscramble(mk_unit_repair *r, frame_data *fds, const mk_allocat
         pos[f] = fds[f].pos ? fds[f].pos : fds[0].pos;
     for (uint32_t a = 0; a < files->animation_count; a++)
         anim[a] = files->animations[a].frame_count;
+    /* the clips' loops and switches give end frames a neighbour to be
+       predicted from; a config that cannot be read (validate reports it)
+       leaves the animations alone */
+    mk_anim_config_options co = {NULL, n, io, true};
+    mk_error ce;
+    bool play = mk_anim_config_load(files, &co, al, &clips, NULL, &ce) == MK_OK &&
+                mk_vorder_next_frames(clips, n, next, &ce) == MK_OK;
     const mk_obj *ro = fds[0].obj;
     mk_vorder_frames fr = {nv, n, pos, ro->triangle_count, ro->corner_position,
-                           files->animation_count, anim};
+                           files->animation_count, anim, play ? next : NULL};
     st = mk_vorder_detect(&fr, al, &vr, err);
     for (uint32_t i = 0; st == MK_OK && i < vr->fault_count; i++) {
         uint32_t f = vr->faults[i].frame;
@@ -423,6 +434,8 @@ static mk_status unscramble(mk_unit_repair *r, frame_data *fds, const mk_allocat
     }
 done:
     mk_vorder_report_destroy(vr);
+    mk_clip_set_destroy(clips);
+    mk_free(al, next, n * sizeof *next);
     mk_free(al, pos, n * sizeof *pos);
     mk_free(al, anim, (files->animation_count + 1) * sizeof *anim);
     return st;
@@ -461,7 +474,7 @@ mk_status mk_unit_repair_plan(const char *dir, const mk_unit_options *options,
     if (st == MK_OK) {
         for (uint32_t f = 0; f < n; f++)
             order_frame(r, fds, f, al);
-        st = unscramble(r, fds, al, err);
+        st = unscramble(r, fds, options ? options->files : NULL, al, err);
     }
     for (uint32_t f = 0; st == MK_OK && f < n; f++) {
         mk_unit_frame_repair *fp = &r->frames[f];
