@@ -6,10 +6,11 @@
 // relative to the unit's size (the median of its frames' bounding-box
 // diagonals): morphkit's are measured (pack's summary), gltfpack's are its
 // grid bound (half its node scale), as both quantize positions on a uniform
-// grid. `gltfpack -vp N` with N = morphkit's bits compares at equal error.
-// gltfpack drops texture coordinates that no material's texture uses (with
-// -kv it keeps the attribute but writes zeros), pack keeps them: `pack
-// --no-texcoords` is the same content as gltfpack's output.
+// grid. The second table compares at equal error and equal content: for
+// gltfpack's default (14 bits) and for `-vp N` with N = pack's bits, pack
+// runs with gltfpack's error as its --max-error and with --no-texcoords
+// (gltfpack drops texture coordinates that no material's texture uses;
+// with -kv it keeps the attribute but writes zeros).
 // The generated units are bench_pack's at its --quick sizes (sphere: 600
 // vertices, limb: 192).
 // Usage: node bench/pack_vs_gltfpack.mjs BUILD_DIR SRC_DIR
@@ -47,8 +48,8 @@ function runGltfpack(input, out, args, size) {
 }
 
 const pct = (a, b) => (100 * a / b).toFixed(1) + '%';
-console.log('| unit | OBJ folder | pack | pack --compress | error | gltfpack | gltfpack -cc | error | gltfpack -vp N | -vp N -cc | error | pack --no-texcoords | --no-texcoords --compress |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+const e1 = (x) => x.toExponential(1);
+const rows = [], versus = [];
 for (const dir of units) {
   const name = path.basename(dir), folder = folderBytes(dir);
   const input = path.join(tmp, name + '_input.glb');
@@ -56,14 +57,26 @@ for (const dir of units) {
   const d = pack(dir, path.join(tmp, name + '.glb'), []);
   const c = pack(dir, path.join(tmp, name + '_c.glb'), ['--compress']);
   const size = d.error / d.rel;
-  const g = runGltfpack(input, path.join(tmp, name + '_gp.glb'), [], size);
-  const gc = runGltfpack(input, path.join(tmp, name + '_gpcc.glb'), ['-cc'], size);
-  const gv = runGltfpack(input, path.join(tmp, name + '_gpv.glb'), ['-vp', d.bits], size);
-  const gvc = runGltfpack(input, path.join(tmp, name + '_gpvc.glb'), ['-vp', d.bits, '-cc'], size);
-  const n = pack(dir, path.join(tmp, name + '_n.glb'), ['--no-texcoords']);
-  const nc = pack(dir, path.join(tmp, name + '_nc.glb'), ['--no-texcoords', '--compress']);
-  console.log(`| ${name} | ${folder} | ${d.bytes} (${pct(d.bytes, folder)}) | ${c.bytes} (${pct(c.bytes, folder)}) | ` +
-    `${d.rel.toExponential(1)} (${d.bits} bits) | ${g.bytes} | ${gc.bytes} | ${g.rel.toExponential(1)} | ` +
-    `${gv.bytes} | ${gvc.bytes} | ${gv.rel.toExponential(1)} | ${n.bytes} | ${nc.bytes} |`);
+  rows.push(`| ${name} | ${folder} | ${d.bytes} (${pct(d.bytes, folder)}) | ${c.bytes} (${pct(c.bytes, folder)}) | ` +
+    `${e1(d.rel)} (${d.bits} bits) |`);
+  // gltfpack's default (14 bits) and -vp N with pack's bits; pack gets the
+  // same content (--no-texcoords) and gltfpack's error as its --max-error
+  for (const [label, args] of [['default', []], [`-vp ${d.bits}`, ['-vp', d.bits]]]) {
+    const g = runGltfpack(input, path.join(tmp, name + '_gp.glb'), args, size);
+    const gc = runGltfpack(input, path.join(tmp, name + '_gpc.glb'), [...args, '-cc'], size);
+    const bound = ['--no-texcoords', '--max-error', String(g.rel)];
+    const n = pack(dir, path.join(tmp, name + '_n.glb'), bound);
+    const nc = pack(dir, path.join(tmp, name + '_nc.glb'), [...bound, '--compress']);
+    const ratio = (a, b) => (a / b).toFixed(3);
+    versus.push(`| ${name} | ${label} | ${e1(g.rel)} | ${g.bytes} | ${n.bytes} (${e1(n.rel)}) | ${ratio(n.bytes, g.bytes)} | ` +
+      `${gc.bytes} | ${nc.bytes} | ${ratio(nc.bytes, gc.bytes)} |`);
+  }
 }
+console.log('| unit | OBJ folder | pack | pack --compress | error (grid) |');
+console.log('|---|---:|---:|---:|---:|');
+rows.forEach((r) => console.log(r));
+console.log('');
+console.log('| unit | gltfpack | its error | gltfpack | pack --no-texcoords --max-error (its error) | pack / gltfpack | gltfpack -cc | pack ... --compress | pack / gltfpack |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+versus.forEach((r) => console.log(r));
 fs.rmSync(tmp, { recursive: true, force: true });

@@ -72,7 +72,9 @@ extern "C" {
  * and a position error of at most 1e-4 of the unit's size.
  *
  * Quantized positions: one uniform grid step S over the bounding box of
- * all frames (origin T), stored as SHORT integers q with the mesh node's
+ * all frames (origin T; S just under twice the error bound, or the box's
+ * largest extent cut into 2^position_bits - 1 steps when position_bits is
+ * given), stored as SHORT integers q with the mesh node's
  * scale S and translation T (so every viewer places them; a uniform scale
  * keeps normals undistorted); a target stores q_frame - q_base, as BYTE
  * where every difference fits, else SHORT. The position error is at most
@@ -85,11 +87,12 @@ extern "C" {
  * smaller; one that changes none has no data at all. */
 typedef struct mk_pack_options {
     bool plain;                /* float and dense: no quantization, no sparse accessors */
-    uint32_t position_bits;    /* 1..15 bits per coordinate; 0: the fewest that keep the
-                                  error within max_position_error */
+    uint32_t position_bits;    /* 1..15: the box cut into 2^bits - 1 steps; 0: a step of
+                                  just under 2 x max_position_error (the reported
+                                  bits are the fewest that hold its values) */
     double max_position_error; /* relative to the unit's size (unit.h: the median of the
-                                  frames' bounding-box diagonals); 0: 1e-4. When even 15
-                                  bits cannot keep it, positions stay float. */
+                                  frames' bounding-box diagonals); 0: 1e-4. When its
+                                  grid needs more than 15 bits, positions stay float. */
     uint32_t normal_bits;      /* 8 or 16; 0: 8 */
     bool every_frame;          /* one target per frame, equal frames too (what other
                                   tools expect as input; for comparisons) */

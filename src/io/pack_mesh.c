@@ -243,8 +243,13 @@ static double unit_size(mesh_ctx *m)
     return size;
 }
 
-/* Picks the grid: the bounding box of all frames, its largest extent E cut
- * into 2^bits - 1 steps, bits the fewest with step / 2 <= bound. */
+/* Picks the grid over the bounding box of all frames. By default its step
+ * is just under twice the error bound (rounding to the nearest grid value
+ * errs by at most half a step), however many values the largest extent E
+ * then needs, and bits is the fewest that hold them: a grid of 2^bits - 1
+ * steps over E would be up to twice as fine as the bound asks, which costs
+ * bytes (about half a bit per value) and buys nothing the user asked for.
+ * With position_bits given, E is cut into 2^bits - 1 steps. */
 static void choose_grid(mesh_ctx *m, const mk_pack_options *o)
 {
     const mk_frame_set *s = m->s;
@@ -269,14 +274,21 @@ static void choose_grid(mesh_ctx *m, const mk_pack_options *o)
         return;
     double bound = (o && o->max_position_error > 0 ? o->max_position_error : 1e-4) * m->st->unit_size;
     uint32_t bits = o ? o->position_bits : 0;
-    for (uint32_t b = 1; !bits && b <= 15; b++)
-        if (extent / ((1u << b) - 1) / 2 <= bound)
-            bits = b;
-    if (!bits)
-        return; /* even 15 bits are too coarse: float positions */
-    float step = (float)(extent / ((1u << bits) - 1));
-    if ((double)step * ((1u << bits) - 1) < extent)
-        step = nextafterf(step, INFINITY);
+    float step;
+    if (bits) {
+        step = (float)(extent / ((1u << bits) - 1));
+        if ((double)step * ((1u << bits) - 1) < extent)
+            step = nextafterf(step, INFINITY);
+    } else {
+        /* 1% under twice the bound: room for the reader's float arithmetic */
+        step = (float)(2.0 * bound * 0.99);
+        double values = step > 0 ? ceil(extent / step) : INFINITY;
+        for (uint32_t b = 1; !bits && b <= 15; b++)
+            if (values <= (double)((1u << b) - 1))
+                bits = b;
+        if (!bits)
+            return; /* 15 bits cannot hold the grid: float positions */
+    }
     m->qpos = true;
     m->bits = bits;
     m->step = extent > 0 ? step : 1.0f;
