@@ -320,7 +320,47 @@ static void test_lenient(void)
     mk_clip_set_destroy(set);
 }
 
-MK_TEST_MAIN(MK_TEST(test_defaults), MK_TEST(test_lenient), MK_TEST(test_every_directive), MK_TEST(test_cycle_time),
+/* Thousands of bad lines, NUL bytes in half of them: strict names every
+ * NUL line (not just the first), lenient drops them all and applies what
+ * is left, the last line too. Lenient once parsed the file again for each
+ * NUL line and for each thousand other errors (the report's cap), and
+ * strict counted a NUL's line with strlen in a loop: a 45 KB input took
+ * over a second under the fuzzer (fuzz_repair; kept in corpus/repair). */
+static void test_lenient_many_bad_lines(void)
+{
+    enum { BAD = 1500 };
+    static char cfg[64 * 2 * BAD];
+    size_t n = (size_t)snprintf(cfg, sizeof cfg, "FrameTime Walk 120\n");
+    static const char two[] = "Frame\0Time Idle 50\nBogus x\n"; /* lines 2k and 2k + 1 */
+    for (int i = 0; i < BAD; i++) {
+        memcpy(cfg + n, two, sizeof two - 1);
+        n += sizeof two - 1;
+    }
+    n += (size_t)snprintf(cfg + n, sizeof cfg - n, "FrameTime Attack 80\n");
+    mk_report *rep = mk_fx_report();
+    mk_clip_set *set = NULL;
+    mk_error err;
+    CHECK(mk_anim_config_parse(cfg, n, anims, 3, NULL, NULL, &set, rep, &err) == MK_ERR_PARSE);
+    CHECK_EQ_INT(mk_report_error_count(rep), BAD);
+    CHECK_EQ_INT(err.line, 2);
+    CHECK(mk_report_count(rep) == MK_REPORT_MAX_ITEMS && mk_report_item(rep, 1)->line == 4);
+    mk_report_destroy(rep);
+    mk_anim_config_options o = {0};
+    o.lenient = true;
+    rep = mk_fx_report();
+    CHECK(mk_anim_config_parse(cfg, n, anims, 3, &o, NULL, &set, rep, &err) == MK_OK);
+    CHECK_EQ_INT(mk_report_error_count(rep), 0);
+    CHECK_EQ_INT(mk_report_warning_count(rep), 2 * BAD);
+    if (set) {
+        CHECK_EQ_INT(set->clips[2].durations_us[0], 120000); /* Walk: the first line */
+        CHECK_EQ_INT(set->clips[0].durations_us[0], 80000);  /* Attack: the last */
+        CHECK_EQ_INT(set->clips[1].durations_us[0], 100000); /* Idle: the default */
+    }
+    mk_clip_set_destroy(set);
+    mk_report_destroy(rep);
+}
+
+MK_TEST_MAIN(MK_TEST(test_defaults), MK_TEST(test_lenient), MK_TEST(test_lenient_many_bad_lines), MK_TEST(test_every_directive), MK_TEST(test_cycle_time),
              MK_TEST(test_error_unknown_directive), MK_TEST(test_error_word_count),
              MK_TEST(test_error_bad_milliseconds), MK_TEST(test_error_unknown_animation),
              MK_TEST(test_error_unknown_frame), MK_TEST(test_error_next),

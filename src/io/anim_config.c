@@ -72,6 +72,9 @@ typedef struct parser {
     mk_error *err;
     mk_status first;
     uint32_t error_count;
+    bool *bad;          /* lenient: marks every line an error names (the report
+                           keeps only MK_REPORT_MAX_ITEMS), line_count + 1 */
+    size_t line_count;
 } parser;
 
 /* Records an error; returns true when parsing should go on (a report wants
@@ -89,6 +92,8 @@ static bool fail(parser *ps, int line, mk_status code, const char *format, ...)
         mk_error_set(ps->err, code, ps->file, line, "%s", msg);
     }
     ps->error_count++;
+    if (ps->bad && line > 0 && (size_t)line <= ps->line_count)
+        ps->bad[line] = true;
     if (ps->report)
         mk_report_add(ps->report, MK_SEVERITY_ERROR, MK_CHECK_CONFIG, ps->file, line, NULL, 0,
                       "%s", msg);
@@ -430,7 +435,7 @@ static bool check_next_cycles(parser *ps)
 static mk_status parse_strict(const char *text, size_t size, const mk_unit_animation *anims,
                              uint32_t anim_count, const mk_anim_config_options *options,
                              const mk_allocator *allocator, mk_clip_set **out,
-                             mk_report *report, mk_error *err)
+                             mk_report *report, bool *bad, mk_error *err)
 {
     const mk_allocator *al = allocator;
     parser ps = {0};
@@ -439,6 +444,7 @@ static mk_status parse_strict(const char *text, size_t size, const mk_unit_anima
     ps.anim_count = anim_count;
     ps.report = report;
     ps.err = err;
+    ps.bad = bad;
     if (anim_count == 0 || !anims)
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, ps.file, 0, "the unit has no animations");
     if (size > MAX_CONFIG_BYTES)
@@ -454,6 +460,7 @@ static mk_status parse_strict(const char *text, size_t size, const mk_unit_anima
             return mk_error_set(err, MK_ERR_LIMIT, ps.file, 0, "too many frames");
     for (size_t i = 0; i < size; i++)
         lines += text[i] == '\n';
+    ps.line_count = lines;
     if (!mk_layout_add(&total, anim_count, sizeof(anim_settings), &o_set) ||
         !mk_layout_add(&total, frames, sizeof(int64_t), &o_dur) ||
         !mk_layout_add(&total, frames, sizeof(int), &o_dline) ||
@@ -486,10 +493,20 @@ static mk_status parse_strict(const char *text, size_t size, const mk_unit_anima
         memset(copy, ' ', 3);
     /* an embedded NUL would end the text early: treat it as an error */
     if (strlen(copy) != size) {
-        int nul_line = 1;
-        for (size_t i = 0; i < strlen(copy); i++)
-            nul_line += copy[i] == '\n';
-        fail(&ps, nul_line, MK_ERR_PARSE, "a NUL byte (this is not a text file)");
+        /* every line with one (a report wants them all; lenient drops
+           them all in one pass) */
+        int line = 1;
+        bool go = true, named = false;
+        for (size_t i = 0; i < size && go; i++) {
+            if (copy[i] == '\0' && !named) {
+                go = fail(&ps, line, MK_ERR_PARSE, "a NUL byte (this is not a text file)");
+                named = true;
+            }
+            if (copy[i] == '\n') {
+                line++;
+                named = false;
+            }
+        }
     } else {
         parse_text(&ps, copy);
     }
@@ -535,15 +552,16 @@ static mk_status parse_strict(const char *text, size_t size, const mk_unit_anima
     return st;
 }
 
-/* Blanks line `line` (1-based) of text; false when the text has no such line
- * or it is already blank. */
-static bool blank_line(char *text, size_t size, int line)
+/* Blanks line `line` (1-based) of text, whose lines start at starts[0 ..
+ * line_count); false when the text has no such line or it is already
+ * blank. The starts are found once: finding each line from the top made
+ * a file with thousands of bad lines take seconds (found by fuzz_repair). */
+static bool blank_line(char *text, size_t size, const size_t *starts, size_t line_count, int line)
 {
-    size_t i = 0;
-    for (int l = 1; l < line && i < size; i++)
-        l += text[i] == '\n';
+    if (line < 1 || (size_t)line > line_count)
+        return false;
     bool changed = false;
-    for (; i < size && text[i] != '\n'; i++) {
+    for (size_t i = starts[line - 1]; i < size && text[i] != '\n'; i++) {
         changed = changed || text[i] != ' ';
         text[i] = ' ';
     }
@@ -565,25 +583,53 @@ static mk_status parse_lenient(const char *text, size_t size, const mk_unit_anim
                             "out of memory");
     if (size)
         memcpy(copy, text, size);
+    size_t line_count = 1;
+    for (size_t i = 0; i < size; i++)
+        line_count += copy[i] == '\n';
+    size_t *starts = mk_alloc(al, line_count * sizeof *starts);
+    bool *bad = mk_alloc(al, line_count + 1);
     mk_report *pass = NULL;
-    mk_status st = mk_report_create(al, &pass, err);
+    mk_status st = starts && bad ? mk_report_create(al, &pass, err)
+                                 : mk_error_set(err, MK_ERR_OUT_OF_MEMORY,
+                                                options ? options->file_name : NULL, 0,
+                                                "out of memory");
     if (st != MK_OK) {
+        mk_free(al, bad, bad ? line_count + 1 : 0);
+        mk_free(al, starts, line_count * sizeof *starts);
         mk_free(al, copy, size ? size : 1);
         return st;
     }
+    starts[0] = 0;
+    for (size_t i = 0, l = 1; i < size; i++)
+        if (copy[i] == '\n')
+            starts[l++] = i + 1;
     for (;;) {
         mk_report_clear(pass);
-        st = parse_strict(copy, size, anims, anim_count, options, al, out, pass, err);
+        memset(bad, 0, line_count + 1);
+        st = parse_strict(copy, size, anims, anim_count, options, al, out, pass, bad, err);
         bool dropped = false;
         for (uint32_t i = 0; st != MK_OK && i < mk_report_count(pass); i++) {
             const mk_diagnostic *d = mk_report_item(pass, i);
-            if (d->line > 0 && blank_line(copy, size, d->line)) {
+            if (d->line > 0 && blank_line(copy, size, starts, line_count, d->line)) {
                 dropped = true;
                 if (report)
                     mk_report_add(report, MK_SEVERITY_WARNING, MK_CHECK_CONFIG, d->file, d->line,
                                   NULL, 0, "%s (line ignored)", d->message);
             }
         }
+        /* lines past the pass report's cap go too: one pass per thousand
+           bad lines made a large broken file take minutes */
+        for (size_t l = 1; st != MK_OK && l <= line_count; l++)
+            if (bad[l] && blank_line(copy, size, starts, line_count, (int)l)) {
+                dropped = true;
+                if (report)
+                    mk_report_add(report, MK_SEVERITY_WARNING, MK_CHECK_CONFIG,
+                                  options && options->file_name ? options->file_name
+                                                                : MK_ANIM_CONFIG_FILE,
+                                  (int)l, NULL, 0,
+                                  "an error past the first %d reported (line ignored)",
+                                  MK_REPORT_MAX_ITEMS);
+            }
         bool memory = st == MK_ERR_OUT_OF_MEMORY || st == MK_ERR_LIMIT;
         if (st == MK_OK || memory)
             break;
@@ -592,11 +638,13 @@ static mk_status parse_lenient(const char *text, size_t size, const mk_unit_anim
                 mk_report_add(report, MK_SEVERITY_WARNING, MK_CHECK_CONFIG, err ? err->file : "",
                               err ? err->line : 0, NULL, 0, "%s (config ignored)",
                               err ? err->message : "invalid");
-            st = parse_strict(NULL, 0, anims, anim_count, options, al, out, NULL, err);
+            st = parse_strict(NULL, 0, anims, anim_count, options, al, out, NULL, NULL, err);
             break;
         }
     }
     mk_report_destroy(pass);
+    mk_free(al, bad, line_count + 1);
+    mk_free(al, starts, line_count * sizeof *starts);
     mk_free(al, copy, size ? size : 1);
     return st;
 }
@@ -613,7 +661,8 @@ mk_status mk_anim_config_parse(const char *text, size_t size, const mk_unit_anim
     *out = NULL;
     if (options && options->lenient && size && size <= MAX_CONFIG_BYTES && anims && anim_count)
         return parse_lenient(text, size, anims, anim_count, options, allocator, out, report, err);
-    return parse_strict(text, size, anims, anim_count, options, allocator, out, report, err);
+    return parse_strict(text, size, anims, anim_count, options, allocator, out, report, NULL,
+                        err);
 }
 
 mk_status mk_anim_config_load(const mk_unit_files *files, const mk_anim_config_options *options,
