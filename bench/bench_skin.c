@@ -2,10 +2,12 @@
  * normals, 64 joints, on generated 20k- and 2M-vertex primitives, for the C
  * reference, each SIMD variant the CPU runs and mk_skin_apply, beside a
  * memcpy of as many bytes as the kernel reads (positions, normals, joint
- * indices, weights: 48 per vertex) in the same run: the floor of a kernel
- * that reads its data once. A second row per size: morph (two dense
- * targets) then skin as two calls and as mk_skin_apply_morph's fused
- * blocks, beside a copy of the 96 B a vertex the fused call reads.
+ * indices, weights: 48 per vertex) and beside one that moves as many bytes
+ * as the kernel reads and writes ((48 + 24) / 2 = 36 per vertex, the
+ * baseline of `morphkit bench`), in the same run. A second row per size:
+ * morph (two dense targets) then skin as two calls and as
+ * mk_skin_apply_morph's fused blocks, beside copies of the 96 B a vertex
+ * the fused call reads and of the same traffic (60 B).
  * `--quick` runs a tiny size once (CTest smoke run). Nothing about time is
  * asserted. */
 #include <stdio.h>
@@ -42,7 +44,10 @@ static int run(uint32_t vc, int quick)
         fprintf(stderr, "bench_skin: %s\n", err.message);
         return 1;
     }
-    size_t n3 = (size_t)vc * 3, read_bytes = (size_t)vc * 48;
+    /* two baselines: a copy of the 48 B a vertex the kernel reads, and a copy
+       moving the same traffic as the kernel ((48 + 24) / 2 = 36 B: what
+       `morphkit bench` compares every kernel with) */
+    size_t n3 = (size_t)vc * 3, read_bytes = (size_t)vc * 48, same_bytes = (size_t)vc * 36;
     float *jm = malloc((size_t)jc * 16 * sizeof(float));
     float *pos = malloc(n3 * sizeof(float)), *nrm = malloc(n3 * sizeof(float));
     float *op = malloc(n3 * sizeof(float)), *on = malloc(n3 * sizeof(float));
@@ -60,7 +65,8 @@ static int run(uint32_t vc, int quick)
      * disturbed, and a disturbed stretch hits every variant alike. */
     int rounds = quick ? 1 : vc <= 100000 ? 400 : 25;
     const double none = 1e30;
-    double t_copy = none, t_ref = none, t_sse2 = none, t_avx2 = none, t_avx512 = none;
+    double t_copy = none, t_same = none, t_ref = none, t_sse2 = none, t_avx2 = none,
+           t_avx512 = none;
     double t_apply = none;
 #define MK_TIME_MIN(best, call)                 \
     do {                                        \
@@ -71,6 +77,7 @@ static int run(uint32_t vc, int quick)
     } while (0)
     for (int r = 0; r < rounds; r++) {
         MK_TIME_MIN(t_copy, memcpy(dst, src, read_bytes); src[0] ^= dst[1]);
+        MK_TIME_MIN(t_same, memcpy(dst, src, same_bytes); src[0] ^= dst[1]);
         if (r % 8 == 0 || quick) /* the slow reference: fewer calls */
             MK_TIME_MIN(t_ref, mk_skin_apply_scalar(skin, jm, pos, nrm, NULL, op, on, NULL));
 #if defined(__SSE2__)
@@ -85,19 +92,21 @@ static int run(uint32_t vc, int quick)
     t_sse2 = t_sse2 == none ? 0 : t_sse2;
     t_avx2 = t_avx2 == none ? 0 : t_avx2;
     t_avx512 = t_avx512 == none ? 0 : t_avx512;
-    printf("%9u | %6.2f | %6.2f | %6.2f | %6.2f | %6.2f | %6.2f | %5.2fx\n", vc,
-           t_copy * 1e9 / vc, t_ref * 1e9 / vc, t_sse2 * 1e9 / vc, t_avx2 * 1e9 / vc,
-           t_avx512 * 1e9 / vc, t_apply * 1e9 / vc, t_apply / t_copy);
+    printf("%9u | %6.2f | %6.2f | %6.2f | %6.2f | %6.2f | %6.2f | %6.2f | %5.2fx | %5.2fx\n", vc,
+           t_copy * 1e9 / vc, t_same * 1e9 / vc, t_ref * 1e9 / vc, t_sse2 * 1e9 / vc,
+           t_avx2 * 1e9 / vc, t_avx512 * 1e9 / vc, t_apply * 1e9 / vc, t_apply / t_copy,
+           t_apply / t_same);
     free(src), free(dst);
 
     /* Morph (two dense targets on positions and normals) then skin: two
      * calls (two passes over the outputs) against mk_skin_apply_morph's
      * fused blocks, beside a copy of the 96 B a vertex the fused call reads
-     * (base and two deltas for both attributes, joints, weights). */
+     * (base and two deltas for both attributes, joints, weights) and one of
+     * the same traffic ((96 + 24) / 2 = 60 B). */
     uint32_t counts[6] = {MK_MORPH_DENSE, MK_MORPH_DENSE, 0, MK_MORPH_DENSE, MK_MORPH_DENSE, 0};
     mk_morph_set_desc md = {vc, 2, true, false, counts};
     mk_morph_set *set = NULL;
-    size_t read2 = (size_t)vc * 96;
+    size_t read2 = (size_t)vc * 96, same2 = (size_t)vc * 60;
     src = malloc(read2), dst = malloc(read2);
     if (!src || !dst || mk_morph_set_create(&md, NULL, &set, &err) != MK_OK)
         return 1;
@@ -109,17 +118,19 @@ static int run(uint32_t vc, int quick)
             for (size_t i = 0; i < n3; i++)
                 set->targets[t].delta[a].values[i] = frand() * 0.1f;
     const float w2[2] = {0.6f, 0.3f};
-    double t_copy2 = none, t_two = none, t_fused = none;
+    double t_copy2 = none, t_same2 = none, t_two = none, t_fused = none;
     for (int r = 0; r < rounds; r++) {
         MK_TIME_MIN(t_copy2, memcpy(dst, src, read2); src[0] ^= dst[1]);
+        MK_TIME_MIN(t_same2, memcpy(dst, src, same2); src[0] ^= dst[1]);
         MK_TIME_MIN(t_two, mk_morph_evaluate(set, w2, op, on, NULL, vc, &err);
                     mk_skin_apply(skin, jm, jc, op, on, NULL, op, on, NULL, vc, &err));
         MK_TIME_MIN(t_fused, mk_skin_apply_morph(skin, set, w2, jm, jc, op, on, NULL, vc, &err));
     }
 #undef MK_TIME_MIN
-    printf("%9u | morph+skin: memcpy 96 B %6.2f | two calls %6.2f | mk_skin_apply_morph %6.2f | "
-           "fused / memcpy %5.2fx\n",
-           vc, t_copy2 * 1e9 / vc, t_two * 1e9 / vc, t_fused * 1e9 / vc, t_fused / t_copy2);
+    printf("%9u | morph+skin: memcpy 96 B %6.2f | memcpy 60 B %6.2f | two calls %6.2f | "
+           "mk_skin_apply_morph %6.2f | fused / memcpy 96 B %5.2fx | / 60 B %5.2fx\n",
+           vc, t_copy2 * 1e9 / vc, t_same2 * 1e9 / vc, t_two * 1e9 / vc, t_fused * 1e9 / vc,
+           t_fused / t_copy2, t_fused / t_same2);
     mk_morph_set_destroy(set);
     free(jm), free(pos), free(nrm), free(op), free(on), free(src), free(dst);
     mk_skin_destroy(skin);
@@ -138,8 +149,8 @@ int main(int argc, char **argv)
            "scalar"
 #endif
     );
-    printf(" vertices | memcpy 48 B | C ref | sse2 | avx2 | avx512 | mk_skin_apply | apply / "
-           "memcpy\n");
+    printf(" vertices | memcpy 48 B | memcpy 36 B | C ref | sse2 | avx2 | avx512 | mk_skin_apply | "
+           "apply / memcpy 48 B | / 36 B\n");
     if (quick)
         return run(1000, 1);
     return run(20000, 0) || run(2000000, 0);
