@@ -26,18 +26,26 @@ static void layout(mk_block *b, size_t frames, size_t vertices, size_t indices, 
     out->indices = mk_block_take(b, indices, 4);
 }
 
+/* Whether v[0 .. n) holds an inf or NaN: their exponent bits OR-ed with
+ * no early exit, which vectorizes. */
+MK_AVX2_CLONE static bool any_not_finite(const float *v, size_t n)
+{
+    uint32_t bad = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t bits;
+        memcpy(&bits, v + k, sizeof bits);
+        bad |= (uint32_t)((bits & 0x7F800000u) == 0x7F800000u);
+    }
+    return bad != 0;
+}
+
 static mk_status check_values(const float *v, size_t n, const char *what, mk_error *err)
 {
-    /* blocks tested without an early exit (their exponent bits OR-ed, which
-     * vectorizes), searched one by one only when one holds an inf or NaN */
+    /* blocks tested whole, searched one by one only when one holds an inf or
+     * NaN */
     for (size_t i = 0; i < n; i += 1024) {
         const size_t end = n - i < 1024 ? n : i + 1024;
-        uint32_t bad = 0;
-        for (size_t k = i; k < end; k++) {
-            uint32_t bits;
-            memcpy(&bits, v + k, sizeof bits);
-            bad |= (uint32_t)((bits & 0x7F800000u) == 0x7F800000u);
-        }
+        bool bad = any_not_finite(v + i, end - i);
         for (size_t k = i; bad && k < end; k++)
             if (!isfinite(v[k]))
                 return mk_error_set(err, MK_ERR_RANGE, NULL, 0, "%s value %zu is not finite", what, k);

@@ -104,6 +104,21 @@ static inline void mk_strfree(const mk_allocator *a, char *s)
         mk_free(a, s, strlen(s) + 1);
 }
 
+/* A plain loop function that also gets an AVX2 copy, chosen once when the
+ * library is loaded (function multi-versioning through glibc's ifunc): 8
+ * lanes where the default build vectorizes for SSE2's 4. Only for loops
+ * whose operations round alike at any width (no FMA contraction: the files
+ * using it build with -ffp-contract=off), so both copies give the same
+ * bits. Elsewhere (another libc, another CPU) the one default copy. */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define MK_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef MK_AVX2_CLONE
+#define MK_AVX2_CLONE
+#endif
+
 /* Below this squared length a blended or morphed normal is written as
  * (0, 0, 0) rather than divided by ~0 (blend.h). */
 #define MK_NORMAL_MIN_LENGTH2 1e-24f

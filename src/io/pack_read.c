@@ -16,6 +16,7 @@
 #include "morphkit/pack.h"
 #include "pack_internal.h"
 
+
 static uint32_t u32le(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -391,6 +392,28 @@ static void read_sparse3(const mk_gltf *g, const mk_gltf_accessor *a, float scal
     }
 }
 
+/* VEC3 of BYTE or SHORT in the pack's own strides (4 and 8 bytes: one
+ * padding component), as floats times scale: whole elements of four, so
+ * the loops vectorize (little-endian host, as glTF). */
+MK_AVX2_CLONE static void bytes4_to_floats3(float *restrict out, const uint8_t *restrict in,
+                                            size_t count, float scale)
+{
+    for (size_t i = 0; i < count; i++)
+        for (int c = 0; c < 3; c++)
+            out[3 * i + c] = (float)(int8_t)in[4 * i + c] * scale;
+}
+
+MK_AVX2_CLONE static void shorts4_to_floats3(float *restrict out, const uint8_t *restrict in,
+                                             size_t count, float scale)
+{
+    for (size_t i = 0; i < count; i++)
+        for (int c = 0; c < 3; c++) {
+            int16_t v;
+            memcpy(&v, in + 8 * i + 2 * c, sizeof v);
+            out[3 * i + c] = (float)v * scale;
+        }
+}
+
 static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accessor, float *out, size_t n)
 {
     const mk_gltf_accessor *a = &g->accessors[accessor];
@@ -416,7 +439,11 @@ static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accesso
     }
     /* one loop per form: the per-component tests cost more than the work */
     const size_t count = a->count, stride = a->stride;
-    if (csize == 1 && comps == 3) {
+    if (csize == 1 && comps == 3 && stride == 4)
+        bytes4_to_floats3(out, base, count, scale);
+    else if (csize == 2 && comps == 3 && stride == 8)
+        shorts4_to_floats3(out, base, count, scale);
+    else if (csize == 1 && comps == 3) {
         for (size_t i = 0; i < count; i++) {
             const int8_t *p = (const int8_t *)(base + i * stride);
             float *o = out + 3 * i;
@@ -530,13 +557,13 @@ static bool read_texcoords_unorm16(const mk_gltf *g, uint32_t accessor, float *o
  * the compiler vectorizes them (pack_read.c is built with -O3, no FMA
  * contraction: the results are those of mk_pack_dequantize one by one,
  * which the writer measured its error with). */
-static void add_arrays(float *restrict o, const float *restrict a, const float *restrict b, size_t n)
+MK_AVX2_CLONE static void add_arrays(float *restrict o, const float *restrict a, const float *restrict b, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         o[i] = a[i] + b[i];
 }
 
-static void place_on_grid(float *restrict o, const float *restrict a, const float *restrict b,
+MK_AVX2_CLONE static void place_on_grid(float *restrict o, const float *restrict a, const float *restrict b,
                           size_t n3, const float *t, const float *s)
 {
     const float t0 = t[0], t1 = t[1], t2 = t[2], s0 = s[0], s1 = s[1], s2 = s[2];
@@ -549,7 +576,7 @@ static void place_on_grid(float *restrict o, const float *restrict a, const floa
 
 /* mk_pack_normalize3 on n vertices, bit for bit, in three passes so the
  * square roots and divisions run four or eight at a time (len: n floats). */
-static void normalize_all(float *restrict o, float *restrict len, size_t n)
+MK_AVX2_CLONE static void normalize_all(float *restrict o, float *restrict len, size_t n)
 {
     for (size_t v = 0; v < n; v++)
         len[v] = o[3 * v] * o[3 * v] + o[3 * v + 1] * o[3 * v + 1] + o[3 * v + 2] * o[3 * v + 2];
