@@ -180,6 +180,34 @@ static void test_error_next(void)
     mk_clip_set_destroy(set);
 }
 
+/* A cycle too long for the message is cut with "..." before its first
+ * animation again, never shown as if its last link led there. */
+static void test_error_long_cycle(void)
+{
+    enum { N = 40 };
+    static char names[N][8];
+    mk_unit_animation many[N];
+    char cfg[N * 40];
+    size_t at = 0;
+    for (int a = 0; a < N; a++) {
+        snprintf(names[a], sizeof names[a], "Anim%02d", a);
+        many[a] = (mk_unit_animation){names[a], 1, 1, (uint32_t)a};
+    }
+    for (int a = 0; a < N; a++)
+        at += (size_t)snprintf(cfg + at, sizeof cfg - at, "Once Anim%02d\nNext Anim%02d Anim%02d\n",
+                               a, a, (a + 1) % N);
+    mk_clip_set *set = NULL;
+    mk_error err;
+    CHECK(mk_anim_config_parse(cfg, at, many, N, NULL, NULL, &set, NULL, &err) ==
+          MK_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(err.line, 2);
+    CHECK_CONTAINS(err.message, "cycle with no looping animation: Anim00 -> Anim01 -> ");
+    const char *end = strstr(err.message, " -> ... -> Anim00");
+    CHECK(end && strlen(end) == strlen(" -> ... -> Anim00"));
+    CHECK(strstr(err.message, "Anim39") == NULL); /* cut before the end */
+    mk_clip_set_destroy(set);
+}
+
 static void test_error_cycle_time(void)
 {
     EXPECT_ERROR("Duration Attack 1 500\nDuration Attack 2 500\nCycleTime Attack 1000\n", 3,
@@ -364,6 +392,6 @@ MK_TEST_MAIN(MK_TEST(test_defaults), MK_TEST(test_lenient), MK_TEST(test_lenient
              MK_TEST(test_error_unknown_directive), MK_TEST(test_error_word_count),
              MK_TEST(test_error_bad_milliseconds), MK_TEST(test_error_unknown_animation),
              MK_TEST(test_error_unknown_frame), MK_TEST(test_error_next),
-             MK_TEST(test_error_cycle_time), MK_TEST(test_error_given_twice),
+             MK_TEST(test_error_cycle_time), MK_TEST(test_error_long_cycle), MK_TEST(test_error_given_twice),
              MK_TEST(test_error_other), MK_TEST(test_report_collects_all),
              MK_TEST(test_load_from_folder))

@@ -414,17 +414,23 @@ static bool check_next_cycles(parser *ps)
         }
         if (a != i || steps == 0 || !lowest)
             continue;
+        /* A0 -> A1 -> A0; a long cycle is cut as A0 -> A1 -> ... -> A0 */
         char chain[256];
+        const size_t tail = strlen(ps->anims[i].name) + sizeof "... -> ";
         size_t at = 0;
         uint32_t b = i;
+        bool cut = false;
         do {
-            int m = snprintf(chain + at, sizeof chain - at, "%s -> ", ps->anims[b].name);
-            if (m < 0 || (size_t)m >= sizeof chain - at)
+            size_t len = strlen(ps->anims[b].name) + 4;
+            if (b != i && at + len + tail > sizeof chain) {
+                cut = true;
                 break;
-            at += (size_t)m;
+            }
+            snprintf(chain + at, sizeof chain - at, "%s -> ", ps->anims[b].name);
+            at = strlen(chain);
             b = ps->set[b].next;
         } while (b != i);
-        snprintf(chain + at, sizeof chain - at, "%s", ps->anims[i].name);
+        snprintf(chain + at, sizeof chain - at, "%s%s", cut ? "... -> " : "", ps->anims[i].name);
         if (!fail(ps, ps->set[i].next_line, MK_ERR_INVALID_ARGUMENT,
                   "Next animations form a cycle with no looping animation: %s", chain))
             return false;
