@@ -345,7 +345,9 @@ static const bad_case bad_cases[] = {
     {V3 "vn 0 0 1\n\nf 1//1 2//1 3//7\n", MK_ERR_RANGE, 6, "vn index 7 out of range"},
     {V3 "f -4 -2 -1\n", MK_ERR_RANGE, 4, "v index -4 out of range (3 v defined before this line)"},
     {V3 "f 1//-1 2//-1 3//-1\n", MK_ERR_RANGE, 4, "vn index -1 out of range (0 vn defined"},
-    {V3 "f 1 2 99999999999999999999\n", MK_ERR_RANGE, 4, "out of range (max_elements is"},
+    {V3 "f 1 2 99999999999999999999\n", MK_ERR_RANGE, 4,
+     "v index at least 1099511627776 out of range (max_elements is"}, /* capped, not wrapped */
+    {V3 "f 1 2 -99999999999999999999\n", MK_ERR_RANGE, 4, "v index at most -1099511627776 out of range (3 v"},
     {V3 "f 1 2\n", MK_ERR_PARSE, 4, "face has 2 corners, at least 3 needed"},
     {V3 "f\n", MK_ERR_PARSE, 4, "face has 0 corners"},
     {V3 "f 1 # 2 3\n", MK_ERR_PARSE, 4, "face has 1 corner,"},

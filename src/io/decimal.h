@@ -150,11 +150,13 @@ static inline double mk_decimal_double(const mk_decimal *d)
  * or is 10^19 or more (digits beyond the 19th may have been dropped). */
 bool mk_decimal_uint(const mk_decimal *d, uint64_t max, uint64_t *out);
 
-/* An OBJ index: the value with its sign, capped at +-2^40 (never wrapped),
- * which is out of range for any caller. Expects MK_DECIMAL_INDEX. */
+/* An OBJ index: the value with its sign, capped at +-MK_DECIMAL_INDEX_CAP
+ * (never wrapped), which is out of range for any caller. Expects
+ * MK_DECIMAL_INDEX. */
+#define MK_DECIMAL_INDEX_CAP (INT64_C(1) << 40)
 static inline int64_t mk_decimal_index(const mk_decimal *d)
 {
-    const int64_t cap = INT64_C(1) << 40;
+    const int64_t cap = MK_DECIMAL_INDEX_CAP;
     int64_t v = d->exponent > 0 || d->digits > (uint64_t)cap ? cap : (int64_t)d->digits;
     return d->negative ? -v : v;
 }

@@ -222,20 +222,24 @@ static bool resolve_slow(parser *ps, int64_t raw, kind k, uint32_t *out)
         (void)PARSE_FAIL(ps, MK_ERR_RANGE, "%s index 0 is invalid (OBJ indices start at 1)", kn);
         return false;
     }
+    /* a capped value is not what was written: say only how large it is */
+    const char *beyond = raw <= -MK_DECIMAL_INDEX_CAP ? "at most "
+                         : raw >= MK_DECIMAL_INDEX_CAP ? "at least "
+                                                       : "";
     if (raw < 0) {
         /* Relative: -1 is the last element defined before this line. */
         if (-raw > (int64_t)n) {
             (void)PARSE_FAIL(ps, MK_ERR_RANGE,
-                             "%s index %lld out of range (%u %s defined before this line)", kn,
-                             (long long)raw, n, kn);
+                             "%s index %s%lld out of range (%u %s defined before this line)", kn,
+                             beyond, (long long)raw, n, kn);
             return false;
         }
         *out = (uint32_t)((int64_t)n + raw);
         return true;
     }
     if (raw > (int64_t)ps->max) {
-        (void)PARSE_FAIL(ps, MK_ERR_RANGE, "%s index %lld out of range (max_elements is %u)", kn,
-                         (long long)raw, ps->max);
+        (void)PARSE_FAIL(ps, MK_ERR_RANGE, "%s index %s%lld out of range (max_elements is %u)",
+                         kn, beyond, (long long)raw, ps->max);
         return false;
     }
     /* A forward reference is checked once the whole file is read. */
