@@ -94,7 +94,7 @@
  * vertices within the local motion's error of each other, and regular
  * meshes moving by more than a cell per frame with nothing left in place
  * are refused. Cost: a 100k-vertex frame with 1% scrambled repairs in about
- * 0.55 s, with all of it scrambled in about 1.6 s (bench_vorder, one core);
+ * 0.35-0.5 s, with all of it scrambled in about 1.2 s (bench_vorder, one core);
  * frames that need the later tries, or are refused, cost a few times more.
  *
  * Everything here is reentrant and allocates through the given allocator
