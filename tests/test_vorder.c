@@ -1091,8 +1091,9 @@ static void test_demo_units_faults(void)
     fprintf(stderr, "  demo scrambles, with loops: %u repaired exactly, %u refused\n", exact[1],
             refused[1]);
     CHECK(idle_swaps_exact[0] == 2 && idle_swaps_exact[1] == 2);
-    /* of the 55: 10 without growing by local rigid fits, 25 with it */
-    CHECK(exact[0] >= 25);
+    /* of the 55: 10 without growing by local rigid fits, 25 with it, 27
+       with every vertex a suspect as the last tries (28 with loops) */
+    CHECK(exact[0] >= 27);
     CHECK(exact[1] >= exact[0]);
 }
 

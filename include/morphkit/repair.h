@@ -72,7 +72,10 @@
  *     placement, while it changes;
  *  5. growing from the nearest real frame's shape instead of the
  *     prediction (an interpolation of two far-apart poses distorts a patch),
- *     then growing with nothing believed in place.
+ *     then growing with nothing believed in place;
+ *  6. every vertex of the frame a suspect (a scramble of a few vertices
+ *     each moved within about two edge lengths is only partly flagged),
+ *     as in 2 and then as in 1.
  * Candidates at the same position are interchangeable: a swap of equal
  * positions is exact and does not make a match less distinct. A result is
  * kept only when it checks out: no vertex over the detection limit; every

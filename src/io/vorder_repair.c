@@ -753,11 +753,11 @@ static float median_edge(const mk_vorder_topo *t, const float *pos, const mk_all
 }
 
 /* One repair attempt with the suspects grown by `rings` rings of mesh
- * neighbours. */
+ * neighbours (all: every vertex of the frame a suspect). */
 static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
-                         const mk_vorder_fault *ft, uint32_t rings, bool trust, int grow,
-                         const mk_allocator *al,
-                         float *out, mk_vorder_repair_info *info, mk_error *err)
+                         const mk_vorder_fault *ft, uint32_t rings, bool all, bool trust,
+                         int grow, const mk_allocator *al, float *out,
+                         mk_vorder_repair_info *info, mk_error *err)
 {
     memset(info, 0, sizeof *info);
     repair_state s;
@@ -801,7 +801,7 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
                 change[a] = from - 1.0f;
         }
     for (uint32_t v = 0; v < n; v++)
-        if (change[v] > 0.0f)
+        if (change[v] > 0.0f || all)
             sus[s.ns++] = v;
     s.sus = sus;
     size_t ns = s.ns;
@@ -984,18 +984,21 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
        at first (a few scrambled vertices in a fast-moving piece), six rings
        (a vertex whose position is needed may sit further out), then growing
        by local rigid fits (fast motion) from the prediction, from the
-       nearest real frame, and with nothing believed in place. Every result
-       passes the same checks. */
-    mk_status st2 = attempt(fr, r, ft, 2, false, 0, al, out, info, err);
+       nearest real frame, and with nothing believed in place; last, every
+       vertex a suspect (a few scrambled vertices moved a short way are only
+       partly flagged). Every result passes the same checks. */
+    mk_status st2 = attempt(fr, r, ft, 2, false, false, 0, al, out, info, err);
     if (st2 != MK_ERR_MISMATCH)
         return st2;
     mk_vorder_repair_info wider;
     mk_error e2;
-    if (attempt(fr, r, ft, 2, true, 0, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 6, false, 0, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, true, 1, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, true, 2, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, false, 1, al, out, &wider, &e2) == MK_OK) {
+    if (attempt(fr, r, ft, 2, false, true, 0, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 6, false, false, 0, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, false, true, 1, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, false, true, 2, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, false, false, 1, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, true, true, 0, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, true, false, 0, al, out, &wider, &e2) == MK_OK) {
         *info = wider;
         return MK_OK;
     }
