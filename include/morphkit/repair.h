@@ -52,8 +52,8 @@
  * (smooth motion), else interpolated from the nearest fault-free frames
  * before and after it (extrapolated from the two nearest at the end of an
  * animation that neither loops nor switches, or frame 0), moved and scaled
- * onto the frame's centroid and spread (both blind to the order). Up to five tries, the first that checks out
- * wins:
+ * onto the frame's centroid and spread (both blind to the order). Up to
+ * eight tries, the first that checks out wins:
  *  1. each suspect's expectation is its prediction corrected by how its
  *     placed mesh neighbours differ from theirs; each takes the free
  *     candidate nearest to it, most distinct matches first, over a few
