@@ -109,8 +109,11 @@ static inline void mk_strfree(const mk_allocator *a, char *s)
  * lanes where the default build vectorizes for SSE2's 4. Only for loops
  * whose operations round alike at any width (no FMA contraction: the files
  * using it build with -ffp-contract=off), so both copies give the same
- * bits. Elsewhere (another libc, another CPU) the one default copy. */
-#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+ * bits. GCC only: clang 14 makes the resolver of a static function a
+ * global symbol, which the libraries would export. Elsewhere (clang,
+ * another libc, another CPU) the one default copy. */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__GNUC__) && !defined(__clang__) && \
+    defined(__has_attribute)
 #if __has_attribute(target_clones)
 #define MK_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
 #endif
