@@ -438,6 +438,12 @@ static bool check_next_cycles(parser *ps)
     return true;
 }
 
+/* The name errors give the file. */
+static const char *config_name(const mk_anim_config_options *options)
+{
+    return options && options->file_name ? options->file_name : MK_ANIM_CONFIG_FILE;
+}
+
 static mk_status parse_strict(const char *text, size_t size, const mk_unit_animation *anims,
                              uint32_t anim_count, const mk_anim_config_options *options,
                              const mk_allocator *allocator, mk_clip_set **out,
@@ -445,7 +451,7 @@ static mk_status parse_strict(const char *text, size_t size, const mk_unit_anima
 {
     const mk_allocator *al = allocator;
     parser ps = {0};
-    ps.file = options && options->file_name ? options->file_name : MK_ANIM_CONFIG_FILE;
+    ps.file = config_name(options);
     ps.anims = anims;
     ps.anim_count = anim_count;
     ps.report = report;
@@ -630,9 +636,7 @@ static mk_status parse_lenient(const char *text, size_t size, const mk_unit_anim
                 dropped = true;
                 if (report)
                     mk_report_add(report, MK_SEVERITY_WARNING, MK_CHECK_CONFIG,
-                                  options && options->file_name ? options->file_name
-                                                                : MK_ANIM_CONFIG_FILE,
-                                  (int)l, NULL, 0,
+                                  config_name(options), (int)l, NULL, 0,
                                   "an error past the first %d reported (line ignored)",
                                   MK_REPORT_MAX_ITEMS);
             }

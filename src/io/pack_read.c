@@ -16,7 +16,6 @@
 #include "morphkit/pack.h"
 #include "pack_internal.h"
 
-
 static uint32_t u32le(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

@@ -396,7 +396,7 @@ static bool frame_change(detect_state *s, uint32_t f, bool have_pair)
         change_against(s, f, MK_NONE, s->work);
         min_into(s->best, s->work, n);
     }
-    return next != MK_NONE && next == f + 1;
+    return next == f + 1;
 }
 
 mk_status mk_vorder_detect(const mk_vorder_frames *fr, const mk_allocator *al,

@@ -2,7 +2,6 @@
  * into the first frame's order, repair scrambled ones, and write the new
  * OBJ text in memory (the caller decides where it goes). The rules are in
  * morphkit/repair.h. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,67 +10,9 @@
 #include "file_internal.h"
 #include "io_internal.h"
 #include "morphkit/anim_config.h"
+#include "pack_internal.h" /* mk_pack_buf: the growing block new frames are written in */
 #include "morphkit/repair.h"
 #include "vorder_internal.h"
-
-/* ---- a growing text buffer ------------------------------------------------- */
-
-typedef struct text_buf {
-    char *data;
-    size_t size, cap;
-    bool failed;
-    const mk_allocator *al;
-} text_buf;
-
-/* Room for need more bytes and a NUL; false (and failed) when out of memory. */
-static bool reserve(text_buf *t, size_t need)
-{
-    if (t->failed)
-        return false;
-    if (t->data && t->size + need < t->cap)
-        return true;
-    size_t cap = t->cap ? t->cap : 4096;
-    while (cap <= t->size + need)
-        cap *= 2;
-    char *p = mk_realloc(t->al, t->data, t->cap, cap);
-    if (!p) {
-        t->failed = true;
-        return false;
-    }
-    t->data = p;
-    t->cap = cap;
-    return true;
-}
-
-static void put(text_buf *t, const char *format, ...) MK_PRINTF(2, 3);
-static void put(text_buf *t, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    int n = vsnprintf(NULL, 0, format, args);
-    va_end(args);
-    if (n < 0) {
-        t->failed = true;
-        return;
-    }
-    if (!reserve(t, (size_t)n))
-        return;
-    va_start(args, format);
-    vsnprintf(t->data + t->size, t->cap - t->size, format, args);
-    va_end(args);
-    t->size += (size_t)n;
-}
-
-/* n bytes as they are (a line of the first frame may hold any byte, NUL
- * too: "%.*s" would stop there and turn an ignored line into a face) */
-static void put_bytes(text_buf *t, const char *s, size_t n)
-{
-    if (!n || !reserve(t, n))
-        return;
-    memcpy(t->data + t->size, s, n);
-    t->size += n;
-    t->data[t->size] = '\0';
-}
 
 /* ---- writing a frame in the first frame's layout --------------------------- */
 
@@ -100,18 +41,18 @@ static bool all_set(const uint32_t *idx, uint32_t n)
     return true;
 }
 
-static void put_corner(text_buf *t, const mk_obj *ref, const mk_obj *f, const uint32_t *corner_map,
+static void put_corner(mk_pack_buf *t, const mk_obj *ref, const mk_obj *f, const uint32_t *corner_map,
                        uint32_t c, bool normals)
 {
-    put(t, " %u", ref->corner_position[c] + 1);
+    mk_pack_buf_printf(t, " %u", ref->corner_position[c] + 1);
     uint32_t vt = ref->corner_texcoord ? ref->corner_texcoord[c] : MK_NONE;
     uint32_t vn = normals ? f->corner_normal[corner_map ? corner_map[c] : c] : MK_NONE;
     if (vt != MK_NONE && vn != MK_NONE)
-        put(t, "/%u/%u", vt + 1, vn + 1);
+        mk_pack_buf_printf(t, "/%u/%u", vt + 1, vn + 1);
     else if (vt != MK_NONE)
-        put(t, "/%u", vt + 1);
+        mk_pack_buf_printf(t, "/%u", vt + 1);
     else if (vn != MK_NONE)
-        put(t, "//%u", vn + 1);
+        mk_pack_buf_printf(t, "//%u", vn + 1);
 }
 
 /* The text after a UTF-8 byte order mark, if it starts with one: the new
@@ -127,7 +68,7 @@ static bool write_frame(const frame_data *ref, const frame_data *fd, const float
                         const mk_allocator *al, char **out, size_t *out_size)
 {
     const mk_obj *r = ref->obj, *f = fd->obj;
-    text_buf t = {NULL, 0, 0, false, al};
+    mk_pack_buf t = {NULL, 0, 0, al, false};
     bool normals = r->normal_count && f->normal_count &&
                    all_set(f->corner_normal, 3 * f->triangle_count);
     bool normals_done = false;
@@ -136,11 +77,11 @@ static bool write_frame(const frame_data *ref, const frame_data *fd, const float
        its comments (they describe the reference frame) */
     for (const char *q = skip_bom(fd->text, fd->size), *qe = fd->text + fd->size; q < qe && *q == '#';) {
         const char *eol = memchr(q, '\n', (size_t)(qe - q));
-        put_bytes(&t, q, (size_t)((eol ? eol : qe) - q));
-        put(&t, "\n");
+        mk_pack_buf_append(&t, q, (size_t)((eol ? eol : qe) - q));
+        mk_pack_buf_printf(&t, "\n");
         q = eol ? eol + 1 : qe;
     }
-    put(&t, "# vertex order repaired by morphkit repair (the first frame's order and faces)\n");
+    mk_pack_buf_printf(&t, "# vertex order repaired by morphkit repair (the first frame's order and faces)\n");
     const char *p = skip_bom(ref->text, ref->size), *end = ref->text + ref->size;
     while (p < end && !t.failed) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -153,10 +94,10 @@ static bool write_frame(const frame_data *ref, const frame_data *fd, const float
         }
         if (keyword_is(line, n, "v") && v < r->position_count) {
             const float *q = pos + 3 * (size_t)v++;
-            put(&t, "v %.9g %.9g %.9g\n", (double)q[0], (double)q[1], (double)q[2]);
+            mk_pack_buf_printf(&t, "v %.9g %.9g %.9g\n", (double)q[0], (double)q[1], (double)q[2]);
         } else if (keyword_is(line, n, "vn")) {
             for (uint32_t i = 0; normals && !normals_done && i < f->normal_count; i++)
-                put(&t, "vn %.9g %.9g %.9g\n", (double)f->normals[3 * i],
+                mk_pack_buf_printf(&t, "vn %.9g %.9g %.9g\n", (double)f->normals[3 * i],
                     (double)f->normals[3 * i + 1], (double)f->normals[3 * i + 2]);
             normals_done = true;
         } else if (keyword_is(line, n, "f")) {
@@ -166,21 +107,21 @@ static bool write_frame(const frame_data *ref, const frame_data *fd, const float
                 tri++;
             face++;
             if (tri > first) {
-                put(&t, "f");
+                mk_pack_buf_printf(&t, "f");
                 put_corner(&t, r, f, fd->corner, 3 * first, normals);
                 put_corner(&t, r, f, fd->corner, 3 * first + 1, normals);
                 for (uint32_t k = first; k < tri; k++)
                     put_corner(&t, r, f, fd->corner, 3 * k + 2, normals);
-                put(&t, "\n");
+                mk_pack_buf_printf(&t, "\n");
             }
         } else if (!(n && *line == '#')) {
-            put_bytes(&t, p, len);
-            put(&t, "\n");
+            mk_pack_buf_append(&t, p, len);
+            mk_pack_buf_printf(&t, "\n");
         }
         p = eol ? eol + 1 : end;
     }
     if (t.failed) {
-        mk_free(al, t.data, t.cap);
+        mk_pack_buf_free(&t);
         return false;
     }
     /* hand over an exactly sized block so the caller frees text_size + 1 */
@@ -189,9 +130,9 @@ static bool write_frame(const frame_data *ref, const frame_data *fd, const float
         memcpy(exact, t.data, t.size);
         exact[t.size] = '\0';
     }
-    mk_free(al, t.data, t.cap);
     *out = exact;
     *out_size = t.size;
+    mk_pack_buf_free(&t);
     return exact != NULL;
 }
 
