@@ -53,7 +53,7 @@
  * before and after it (extrapolated from the two nearest at the end of an
  * animation that neither loops nor switches, or frame 0), moved and scaled
  * onto the frame's centroid and spread (both blind to the order). Up to
- * eight tries, the first that checks out wins:
+ * twelve tries, the first that checks out wins:
  *  1. each suspect's expectation is its prediction corrected by how its
  *     placed mesh neighbours differ from theirs; each takes the free
  *     candidate nearest to it, most distinct matches first, over a few
@@ -73,16 +73,33 @@
  *  5. growing from the nearest real frame's shape instead of the
  *     prediction (an interpolation of two far-apart poses distorts a patch),
  *     then growing with nothing believed in place;
- *  6. every vertex of the frame a suspect (a scramble of a few vertices
+ *  6. with at most 400 suspects, one optimal assignment: every suspect's
+ *     expectation (as in 5, from the nearest real frame) matched to the
+ *     candidates all at once, least sum of squared distances
+ *     (Kuhn-Munkres, cubic in the suspects), then again with every
+ *     neighbour placed where the last pass put it, up to five passes while
+ *     it changes; with the unflagged suspects believed in place, then with
+ *     nothing believed (greedy matching goes wrong where two suspects want
+ *     the same place: a piece that turns fast);
+ *  7. every vertex of the frame a suspect (a scramble of a few vertices
  *     each moved within about two edge lengths is only partly flagged),
- *     as in 2 and then as in 1.
+ *     as in 2, as in 1, then (at most 400 vertices) as in 6.
  * Candidates at the same position are interchangeable: a swap of equal
  * positions is exact and does not make a match less distinct. A result is
  * kept only when it checks out: no vertex over the detection limit; every
  * moved vertex fits its edges better than before and within twice the
  * 95th percentile of the unmoved vertices' change (at least 0.2); no
- * triangle with a moved corner faces the other way than in the prediction
- * (a mirrored piece keeps its edge lengths); each suspect sits at the
+ * triangle with a moved corner faces the other way than the rigid motion
+ * of the unmoved vertices around it (the nearest rings holding 3, up to 4
+ * rings) takes its facing in the nearest real frame (a mirrored piece
+ * keeps its edge lengths), and a triangle with no unmoved vertex that
+ * near (a separate piece moved whole) turns less than 72.5 degrees from
+ * its facing in the prediction (a piece with a symmetry, a box with a
+ * square section, fits its edges turned by a quarter too: only the
+ * prediction tells the turns apart, so a whole piece that truly turns
+ * further from the prediction is refused, and one whose symmetry turns
+ * by less, a prism of 6 or more sides, can be given a turned numbering);
+ * each suspect sits at the
  * position of the repaired frame nearest to where the rigid motion of its (now fully
  * placed) neighbourhood from each real neighbouring frame takes it
  * (distinctly so after growing), and so does every unsuspected vertex

@@ -179,13 +179,21 @@ static void tri_normal(const float *p, const uint32_t *T, double *n)
     n[2] = u[0] * w[1] - u[1] * w[0];
 }
 
-/* Does triangle T face the other way in p than in q? */
-static bool flips(const float *p, const float *q, const uint32_t *T)
+/* Do facings m and n differ by more than the turn a check allows? */
+static bool turned(const double *m, const double *n, double lim)
+{
+    double d = m[0] * n[0] + m[1] * n[1] + m[2] * n[2];
+    double l = sqrt((m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) * (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]));
+    return l > 0 && d < lim * l;
+}
+
+/* Does triangle T face further than lim (the cosine) from its facing in q? */
+static bool flips(const float *p, const float *q, const uint32_t *T, double lim)
 {
     double m[3], n[3];
     tri_normal(p, T, m);
     tri_normal(q, T, n);
-    return m[0] * n[0] + m[1] * n[1] + m[2] * n[2] < 0;
+    return turned(m, n, lim);
 }
 
 static int compare_match(const void *a, const void *b)
@@ -628,6 +636,150 @@ static uint32_t grow_assign(repair_state *s, const grow_topo *gt, bool from_real
     return distinct;
 }
 
+/* ---- one optimal assignment ----------------------------------------------
+ * Growing takes the most distinct match first and can go wrong where two
+ * suspects want the same candidate. With few suspects, each suspect's
+ * expectation (the rigid motion of its neighbourhood from the nearest real
+ * frame) is matched to the candidates all at once, minimizing the sum of
+ * squared distances (Kuhn-Munkres), and again with every neighbour placed
+ * where the last pass put it, until the assignment holds. */
+
+#define OPTIMAL_MAX 400 /* suspects: the method costs their number cubed */
+
+/* Minimum-cost perfect matching of the n x n matrix cost (row-major):
+ * row i gets column col[i]. The shortest-augmenting-path form with row and
+ * column potentials, O(n^3). Returns 1, 0 when a cost is not finite, -1
+ * when out of memory. */
+static int min_cost_matching(const double *cost, uint32_t n, uint32_t *col,
+                             const mk_allocator *al)
+{
+    size_t m = (size_t)n + 1;
+    double *u = mk_alloc(al, 3 * m * sizeof *u), *pv = u ? u + m : NULL, *minv = u ? u + 2 * m : NULL;
+    uint32_t *row = mk_alloc(al, 2 * m * sizeof *row), *way = row ? row + m : NULL;
+    uint8_t *used = mk_alloc(al, m);
+    bool ok = u && row && used, finite = true;
+    if (ok) {
+        memset(u, 0, 2 * m * sizeof *u);
+        memset(row, 0, m * sizeof *row); /* row[j]: 1-based row matched to column j, 0: none */
+    }
+    for (uint32_t i = 1; ok && i <= n; i++) {
+        row[0] = i;
+        uint32_t j0 = 0;
+        for (size_t j = 0; j < m; j++) {
+            minv[j] = INFINITY;
+            used[j] = 0;
+        }
+        do { /* grow the tree of tight edges from row i until it reaches a free column */
+            used[j0] = 1;
+            uint32_t i0 = row[j0], j1 = 0;
+            double delta = INFINITY;
+            for (uint32_t j = 1; j <= n; j++) {
+                if (used[j])
+                    continue;
+                double cur = cost[(size_t)(i0 - 1) * n + (j - 1)] - u[i0] - pv[j];
+                if (cur < minv[j]) {
+                    minv[j] = cur;
+                    way[j] = j0;
+                }
+                if (minv[j] < delta) {
+                    delta = minv[j];
+                    j1 = j;
+                }
+            }
+            if (j1 == 0) { /* only with non-finite costs */
+                ok = finite = false;
+                break;
+            }
+            for (uint32_t j = 0; j <= n; j++) {
+                if (used[j]) {
+                    u[row[j]] += delta;
+                    pv[j] -= delta;
+                } else {
+                    minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+        } while (row[j0] != 0);
+        while (ok && j0) { /* flip the path back to the root */
+            uint32_t j1 = way[j0];
+            row[j0] = row[j1];
+            j0 = j1;
+        }
+    }
+    for (uint32_t j = 1; ok && j <= n; j++)
+        col[row[j] - 1] = j - 1;
+    mk_free(al, u, 3 * m * sizeof *u);
+    mk_free(al, row, 2 * m * sizeof *row);
+    mk_free(al, used, m);
+    return ok ? 1 : finite ? -1 : 0;
+}
+
+/* Places every suspect by optimal assignment (see above); returns how many
+ * are distinct (their candidate the nearest to their expectation, under
+ * half as far as the next), 0 when there are too many suspects, or MK_NONE
+ * when out of memory. */
+static uint32_t optimal_assign(repair_state *s, const grow_topo *g, const mk_allocator *al,
+                               uint32_t *free_count)
+{
+    uint32_t ns = s->ns;
+    if (ns == 0 || ns > OPTIMAL_MAX)
+        return 0;
+    double *cost = mk_alloc(al, (size_t)ns * ns * sizeof *cost);
+    float *q = mk_alloc(al, 3 * (size_t)ns * sizeof *q);
+    uint32_t *col = mk_alloc(al, (size_t)ns * sizeof *col);
+    if (!cost || !q || !col) {
+        mk_free(al, cost, (size_t)ns * ns * sizeof *cost);
+        mk_free(al, q, 3 * (size_t)ns * sizeof *q);
+        mk_free(al, col, (size_t)ns * sizeof *col);
+        return MK_NONE;
+    }
+    uint32_t near = s->before != MK_NONE ? s->before : s->after;
+    s->shape = near != MK_NONE ? s->fr->positions[near] : s->pred;
+    uint32_t distinct = 0;
+    for (int pass = 0; pass < GROW_PASSES; pass++) {
+        for (uint32_t k = 0; k < ns; k++) /* hint[]: the trusted, then the last pass */
+            s->assigned[k] = MK_NONE;
+        for (uint32_t k = 0; k < ns; k++) {
+            expect_local(s, g, s->sus[k], q + 3 * (size_t)k);
+            for (uint32_t c = 0; c < ns; c++)
+                cost[(size_t)k * ns + c] = dist2(q + 3 * (size_t)k, s->cand + 3 * (size_t)c);
+        }
+        int got = min_cost_matching(cost, ns, col, al);
+        if (got <= 0) {
+            distinct = got < 0 ? MK_NONE : 0;
+            for (uint32_t k = 0; k < ns; k++)
+                s->assigned[k] = MK_NONE;
+            break;
+        }
+        memcpy(s->assigned, col, ns * sizeof *col);
+        distinct = 0;
+        for (uint32_t k = 0; k < ns; k++) {
+            double own = cost[(size_t)k * ns + col[k]], other = INFINITY;
+            for (uint32_t c = 0; c < ns; c++)
+                if (c != col[k] && cost[(size_t)k * ns + c] < other &&
+                    memcmp(s->cand + 3 * (size_t)c, s->cand + 3 * (size_t)col[k], 3 * sizeof(float)))
+                    other = cost[(size_t)k * ns + c];
+            distinct += own < DISTINCT_RATIO * DISTINCT_RATIO * other;
+        }
+        if (pass && !memcmp(s->hint, s->assigned, ns * sizeof *s->hint))
+            break;
+        memcpy(s->hint, s->assigned, ns * sizeof *s->hint);
+    }
+    uint32_t placed = 0;
+    memset(s->taken, 0, ns);
+    for (uint32_t k = 0; k < ns; k++)
+        if (s->assigned[k] != MK_NONE) {
+            s->taken[s->assigned[k]] = 1;
+            placed++;
+        }
+    *free_count = ns - placed;
+    s->shape = s->pred;
+    mk_free(al, cost, (size_t)ns * ns * sizeof *cost);
+    mk_free(al, q, 3 * (size_t)ns * sizeof *q);
+    mk_free(al, col, (size_t)ns * sizeof *col);
+    return distinct;
+}
+
 /* Marks the points of g within one cell of q. */
 static void mark_near(const cand_grid *g, const float *pts, const float *q, uint8_t *mark)
 {
@@ -724,6 +876,100 @@ static uint32_t local_check(repair_state *s, const grow_topo *gt, bool distinct_
     return bad;
 }
 
+#define FACING_RINGS 4   /* how far flips_in_place looks for unmoved vertices */
+#define MAX_FREE_TURN 0.3 /* cosine: a piece moved whole turns under 72.5 degrees
+                             from the prediction */
+#define FACING_QUEUE 512 /* vertices it visits at most */
+
+/* Does triangle T (number tri) of the repaired frame `out` face the other
+ * way than the motion of its unmoved surroundings says? Those (the nearest
+ * rings around T's corners holding at least 3, up to FACING_RINGS) are
+ * fitted rigidly from the nearest real frame to `out`, and T's facing
+ * there, so turned, must agree with its facing in `out`: a mirrored piece
+ * keeps every edge length, but not its facing. Without 3 unmoved vertices
+ * around it (a separate piece moved whole), or where they fit no rotation,
+ * T is compared with the prediction, and may turn at most
+ * MAX_FREE_TURN from it: a piece with a symmetry (a box with a square
+ * section) fits its edges turned by a quarter too, and only the
+ * prediction can tell. stamp: vertex_count entries, none equal to tri. */
+static bool flips_in_place(const repair_state *s, const grow_topo *g, const float *out,
+                           const uint32_t *T, uint32_t tri, uint32_t *stamp)
+{
+    const mk_vorder_topo *t = &s->topo;
+    uint32_t ids[MAX_FIT], m = 0, queue[FACING_QUEUE], head = 0, tail = 0;
+    float p[3 * MAX_FIT], q[3 * MAX_FIT];
+    uint32_t near = s->before != MK_NONE ? s->before : s->after;
+    const float *ref = near == MK_NONE ? s->pred : s->fr->positions[near];
+    for (int c = 0; c < 3; c++)
+        if (stamp[T[c]] != tri) {
+            stamp[T[c]] = tri;
+            queue[tail++] = T[c];
+        }
+    for (uint32_t ring = 0; ring <= FACING_RINGS && head < tail; ring++) {
+        if (ring > 2 && m >= 3)
+            break; /* the first two rings always, further only while short */
+        uint32_t end = tail;
+        for (; head < end; head++) {
+            uint32_t v = queue[head];
+            if (m < MAX_FIT && !memcmp(out + 3 * (size_t)v, s->pos + 3 * (size_t)v, 3 * sizeof(float))) {
+                ids[m] = v;
+                memcpy(p + 3 * (size_t)m, ref + 3 * (size_t)v, 3 * sizeof(float));
+                memcpy(q + 3 * (size_t)m, out + 3 * (size_t)v, 3 * sizeof(float));
+                m++;
+            }
+            for (uint32_t i = t->vert_start[v]; i < t->vert_start[v + 1] && tail < FACING_QUEUE; i++) {
+                uint32_t w = other_end(t, t->vert_edges[i], v);
+                if (stamp[w] != tri) {
+                    stamp[w] = tri;
+                    queue[tail++] = w;
+                }
+            }
+        }
+    }
+    if (m >= 3) {
+        double cp[3] = {0, 0, 0}, cq[3] = {0, 0, 0}, np[3] = {0, 0, 0}, nq[3] = {0, 0, 0};
+        for (uint32_t i = 0; i < m; i++)
+            for (int c = 0; c < 3; c++) {
+                cp[c] += p[3 * i + c] / m;
+                cq[c] += q[3 * i + c] / m;
+            }
+        /* the patch's normal: its unmoved triangles' (the same winding in
+           both poses, so it turns with the patch) */
+        for (uint32_t i = 0; i < m; i++)
+            for (uint32_t k = g->start[ids[i]]; k < g->start[ids[i] + 1]; k++) {
+                const uint32_t *U = s->fr->triangles + 3 * (size_t)g->tris[k];
+                bool still = true;
+                for (int c = 0; c < 3 && still; c++)
+                    still = !memcmp(out + 3 * (size_t)U[c], s->pos + 3 * (size_t)U[c],
+                                    3 * sizeof(float));
+                if (!still)
+                    continue;
+                double a[3], b[3];
+                tri_normal(ref, U, a);
+                tri_normal(out, U, b);
+                for (int c = 0; c < 3; c++) {
+                    np[c] += a[c];
+                    nq[c] += b[c];
+                }
+            }
+        double n[3], no[3];
+        tri_normal(ref, T, n);
+        tri_normal(out, T, no);
+        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        const float *a = ref + 3 * (size_t)T[0];
+        float tip[3], at0[3], at1[3];
+        for (int c = 0; c < 3; c++) /* a corner and a point a little off T's face */
+            tip[c] = len > 0 ? (float)(a[c] + n[c] / sqrt(len)) : a[c];
+        if (len > 0 && mk_vorder_local_fit(p, q, m, np, nq, a, at0) &&
+            mk_vorder_local_fit(p, q, m, np, nq, tip, at1))
+        {
+            double rn[3] = {at1[0] - at0[0], at1[1] - at0[1], at1[2] - at0[2]};
+            return turned(rn, no, 0.0);
+        }
+    }
+    return flips(out, s->pred, T, m < 3 ? MAX_FREE_TURN : 0.0);
+}
+
 static void free_repair(repair_state *s, const mk_allocator *al)
 {
     size_t n = s->fr->vertex_count, ns = s->ns;
@@ -806,6 +1052,15 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
     s.sus = sus;
     size_t ns = s.ns;
     info->suspect_count = s.ns;
+    if (grow == 3 && ns > OPTIMAL_MAX) { /* too many for an optimal assignment */
+        mk_vorder_topo_free(&s.topo);
+        mk_free(al, change, (n + 1) * sizeof *change);
+        mk_free(al, before, (n + 1) * sizeof *before);
+        mk_free(al, sus, (n + 1) * sizeof *sus);
+        return mk_error_set(err, MK_ERR_MISMATCH, NULL, 0,
+                            "frame %u: %zu suspects, too many to assign at once; not repaired",
+                            ft->frame, ns);
+    }
     s.pred = mk_alloc(al, 3 * (n + 1) * sizeof(float));
     s.cand = mk_alloc(al, 3 * (ns + 1) * sizeof(float));
     s.slot = mk_alloc(al, (n + 1) * sizeof(uint32_t));
@@ -861,7 +1116,15 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
        for the rest. The second pass starts over with every neighbour
        placed where the first pass put it, so each expectation is corrected
        by all of its neighbours, not only the ones matched early. */
-    if (grow) {
+    if (grow == 3) {
+        distinct = optimal_assign(&s, &gt, al, &free_count);
+        if (distinct == MK_NONE) {
+            free_vertex_tris(fr, al, &gt);
+            free_repair(&s, al);
+            mk_free(al, before, (n + 1) * sizeof *before);
+            return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+        }
+    } else if (grow) {
         distinct = grow_assign(&s, &gt, grow == 2, al, &free_count);
         /* more passes, each starting from the last one's placement (every
            neighbour placed, so each fit has its whole neighbourhood), while
@@ -908,18 +1171,23 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
     }
     info->confidence = s.ns ? (float)distinct / (float)s.ns : 1.0f;
     inconsistent = local_check(&s, &gt, grow != 0, al);
-    free_vertex_tris(fr, al, &gt);
     /* A mirrored piece keeps every edge length: a triangle with a moved
-       corner must also keep its facing against the prediction. */
-    uint32_t flipped = 0;
-    for (uint32_t t = 0; t < fr->triangle_count; t++) {
+       corner must also keep its facing (flips_in_place). */
+    uint32_t flipped = 0, *stamp = mk_alloc(al, (n + 1) * sizeof *stamp);
+    if (stamp)
+        memset(stamp, 0xff, (n + 1) * sizeof *stamp);
+    else
+        flipped = 1; /* out of memory: refused, never guessed */
+    for (uint32_t t = 0; stamp && t < fr->triangle_count; t++) {
         const uint32_t *T = fr->triangles + 3 * (size_t)t;
         bool moved = false;
         for (int c = 0; c < 3; c++)
             moved |= memcmp(out + 3 * (size_t)T[c], s.pos + 3 * (size_t)T[c], 3 * sizeof(float)) != 0;
-        if (moved && flips(out, s.pred, T))
+        if (moved && flips_in_place(&s, &gt, out, T, t, stamp))
             flipped++;
     }
+    mk_free(al, stamp, (n + 1) * sizeof *stamp);
+    free_vertex_tris(fr, al, &gt);
     free_repair(&s, al);
     float *after = mk_alloc(al, (n + 1) * sizeof *after);
     if (!after || !mk_vorder_frame_change(fr, out, ft->frame, al, after)) {
@@ -984,9 +1252,12 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
        at first (a few scrambled vertices in a fast-moving piece), six rings
        (a vertex whose position is needed may sit further out), then growing
        by local rigid fits (fast motion) from the prediction, from the
-       nearest real frame, and with nothing believed in place; last, every
-       vertex a suspect (a few scrambled vertices moved a short way are only
-       partly flagged). Every result passes the same checks. */
+       nearest real frame, and with nothing believed in place; then one
+       optimal assignment to the local fits' expectations (with few
+       suspects: where two of them want the same place); last, every vertex
+       a suspect (a few scrambled vertices moved a short way are only
+       partly flagged), by nearest matches and by optimal assignment.
+       Every result passes the same checks. */
     mk_status st2 = attempt(fr, r, ft, 2, false, false, 0, al, out, info, err);
     if (st2 != MK_ERR_MISMATCH)
         return st2;
@@ -997,8 +1268,12 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
         attempt(fr, r, ft, 2, false, true, 1, al, out, &wider, &e2) == MK_OK ||
         attempt(fr, r, ft, 2, false, true, 2, al, out, &wider, &e2) == MK_OK ||
         attempt(fr, r, ft, 2, false, false, 1, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, false, true, 3, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, false, false, 3, al, out, &wider, &e2) == MK_OK ||
         attempt(fr, r, ft, 2, true, true, 0, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, true, false, 0, al, out, &wider, &e2) == MK_OK) {
+        attempt(fr, r, ft, 2, true, false, 0, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, true, false, 3, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, true, true, 3, al, out, &wider, &e2) == MK_OK) {
         *info = wider;
         return MK_OK;
     }
