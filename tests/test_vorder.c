@@ -1045,6 +1045,9 @@ static void demo_sweep(const char *unit, demo_unit *d, uint32_t step, uint32_t s
                         if (k == 0 && strncmp(d->files->frame_files[f], "Idle_", 5) == 0)
                             n->idle_swaps_exact[play] += st == MK_OK && same;
                         n->refused[play] += st == MK_ERR_MISMATCH;
+                        if (st == MK_ERR_MISMATCH && seeds == 1)
+                            fprintf(stderr, "  refused (%s) %s, %u scrambled\n",
+                                    play ? "loops" : "animations", d->files->frame_files[f], count);
                     }
                     mk_vorder_report_destroy(r);
                     memcpy(d->frames[f], orig, 12 * (size_t)nv);
@@ -1116,8 +1119,10 @@ static void test_demo_units_faults(void)
        with every vertex a suspect as the last tries, 30 with the facing
        checked against the unmoved vertices' turn instead of the
        prediction's facing (a wing turns 120 degrees between Beat's two
-       frames), 43 with the optimal assignments */
-    CHECK(c.exact[0] >= 43);
+       frames), 43 with the optimal assignments, 49 with the local fits
+       starting from the nearer of the real frames around (the thrust is
+       held: Attack_3 is all but Attack_4) */
+    CHECK(c.exact[0] >= 49);
     CHECK(c.exact[1] >= c.exact[0]);
 }
 

@@ -70,11 +70,14 @@
  *     takes the nearest free candidate (not tried when under half matched
  *     distinctly); up to five passes, each starting from the last one's
  *     placement, while it changes;
- *  5. growing from the nearest real frame's shape instead of the
- *     prediction (an interpolation of two far-apart poses distorts a patch),
- *     then growing with nothing believed in place;
+ *  5. growing from the shape of a real frame instead of the prediction
+ *     (an interpolation of two far-apart poses distorts a patch): of the
+ *     nearest real frames before and after it, the one whose positions lie
+ *     nearer to the frame's (blind to the order: a held pose is far nearer
+ *     to the frame after it than to the wind-up before it); then growing
+ *     with nothing believed in place;
  *  6. with at most 400 suspects, one optimal assignment: every suspect's
- *     expectation (as in 5, from the nearest real frame) matched to the
+ *     expectation (as in 5, from that real frame) matched to the
  *     candidates all at once, least sum of squared distances
  *     (Kuhn-Munkres, cubic in the suspects), then again with every
  *     neighbour placed where the last pass put it, up to five passes while
@@ -91,7 +94,7 @@
  * 95th percentile of the unmoved vertices' change (at least 0.2); no
  * triangle with a moved corner faces the other way than the rigid motion
  * of the unmoved vertices around it (the nearest rings holding 3, up to 4
- * rings) takes its facing in the nearest real frame (a mirrored piece
+ * rings) takes its facing in the real frame of try 5 (a mirrored piece
  * keeps its edge lengths), and a triangle with no unmoved vertex that
  * near (a separate piece moved whole) turns less than 72.5 degrees from
  * its facing in the prediction (a piece with a symmetry, a box with a
@@ -99,9 +102,9 @@
  * prediction tells the turns apart, so a whole piece that truly turns
  * further from the prediction is refused, and one whose symmetry turns
  * by less, a prism of 6 or more sides, can be given a turned numbering);
- * each suspect sits at the
- * position of the repaired frame nearest to where the rigid motion of its (now fully
- * placed) neighbourhood from each real neighbouring frame takes it
+ * each suspect sits at the position of the repaired frame nearest to
+ * where the rigid motion of its (now fully placed) neighbourhood from each
+ * real neighbouring frame takes it
  * (distinctly so after growing), and so does every unsuspected vertex
  * within reach of a candidate position (a vertex left at another's place
  * close to its own passes edge lengths in fast motion); and at least half

@@ -321,6 +321,7 @@ typedef struct repair_state {
     float *pred;          /* vertex_count float3 */
     const float *shape;   /* the pose local fits start from: pred, or a real frame */
     uint32_t before, after; /* the nearest fault-free frames around it, or MK_NONE */
+    uint32_t near;        /* the one of them whose shape is closer to the frame's */
     float *cand;          /* ns float3: the suspects' positions */
     uint32_t *slot;       /* vertex -> suspect index, or MK_NONE */
     uint32_t *assigned;   /* per suspect: candidate, or MK_NONE */
@@ -330,6 +331,48 @@ typedef struct repair_state {
     mk_vorder_topo topo;
     cand_grid grid;
 } repair_state;
+
+#define CLOSER_SAMPLES 4096 /* vertices compared by closer_real */
+#define NEAR_UNKNOWN (MK_NONE - 1) /* closer_real not asked yet */
+
+/* Which of the real frames a and b (MK_NONE: none) has the shape nearer to
+ * the faulty frame's, blind to the order: the mean distance from (up to
+ * CLOSER_SAMPLES of) the frame's positions to the nearest position of each,
+ * found in a grid of cell `cell` (further than a cell counts as a cell).
+ * Local fits start from that frame: a held pose (a thrust then held)
+ * is far nearer to the frame after it than to the wind-up before it.
+ * a when b is MK_NONE or out of memory. */
+static uint32_t closer_real(const mk_vorder_frames *fr, const float *pos, uint32_t a, uint32_t b,
+                            float cell, const mk_allocator *al)
+{
+    if (a == MK_NONE || b == MK_NONE)
+        return a != MK_NONE ? a : b;
+    size_t n = fr->vertex_count, step = n > CLOSER_SAMPLES ? n / CLOSER_SAMPLES : 1;
+    uint8_t *none = mk_alloc(al, n + 1);
+    if (!none)
+        return a;
+    memset(none, 0, n + 1);
+    double sum[2] = {0, 0};
+    const uint32_t ab[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        cand_grid g;
+        memset(&g, 0, sizeof g);
+        if (!build_grid(&g, fr->positions[ab[i]], (uint32_t)n, cell, al)) {
+            free_grid(&g, al);
+            mk_free(al, none, n + 1);
+            return a;
+        }
+        for (size_t v = 0; v < n; v += step) {
+            match m;
+            nearest_within(&g, fr->positions[ab[i]], none, (uint32_t)n, false, 1,
+                           pos + 3 * v, &m);
+            sum[i] += m.cand != MK_NONE && m.d1 < cell * cell ? sqrt(m.d1) : cell;
+        }
+        free_grid(&g, al);
+    }
+    mk_free(al, none, n + 1);
+    return sum[1] < sum[0] ? b : a;
+}
 
 /* Where vertex v is now believed to be, or NULL when unknown. */
 static const float *known(const repair_state *s, uint32_t v)
@@ -567,7 +610,7 @@ static uint32_t grow_assign(repair_state *s, const grow_topo *gt, bool from_real
     *free_count = s->ns;
     /* fits start from the prediction, or from the nearest real frame (an
        interpolation between two far-apart poses can distort a patch) */
-    uint32_t near = s->before != MK_NONE ? s->before : s->after;
+    uint32_t near = s->near;
     s->shape = from_real && near != MK_NONE ? s->fr->positions[near] : s->pred;
     uint32_t distinct = 0;
     for (;;) {
@@ -733,7 +776,7 @@ static uint32_t optimal_assign(repair_state *s, const grow_topo *g, const mk_all
         mk_free(al, col, (size_t)ns * sizeof *col);
         return MK_NONE;
     }
-    uint32_t near = s->before != MK_NONE ? s->before : s->after;
+    uint32_t near = s->near;
     s->shape = near != MK_NONE ? s->fr->positions[near] : s->pred;
     uint32_t distinct = 0;
     for (int pass = 0; pass < GROW_PASSES; pass++) {
@@ -898,7 +941,7 @@ static bool flips_in_place(const repair_state *s, const grow_topo *g, const floa
     const mk_vorder_topo *t = &s->topo;
     uint32_t ids[MAX_FIT], m = 0, queue[FACING_QUEUE], head = 0, tail = 0;
     float p[3 * MAX_FIT], q[3 * MAX_FIT];
-    uint32_t near = s->before != MK_NONE ? s->before : s->after;
+    uint32_t near = s->near;
     const float *ref = near == MK_NONE ? s->pred : s->fr->positions[near];
     for (int c = 0; c < 3; c++)
         if (stamp[T[c]] != tri) {
@@ -1002,7 +1045,7 @@ static float median_edge(const mk_vorder_topo *t, const float *pos, const mk_all
  * neighbours (all: every vertex of the frame a suspect). */
 static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
                          const mk_vorder_fault *ft, uint32_t rings, bool all, bool trust,
-                         int grow, const mk_allocator *al, float *out,
+                         int grow, uint32_t *near, const mk_allocator *al, float *out,
                          mk_vorder_repair_info *info, mk_error *err)
 {
     memset(info, 0, sizeof *info);
@@ -1097,7 +1140,11 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
         s.taken[k] = 0;
         memcpy(s.cand + 3 * (size_t)k, s.pos + 3 * (size_t)s.sus[k], 3 * sizeof(float));
     }
-    if (!build_grid(&s.grid, s.cand, s.ns, 1.5f * median_edge(&s.topo, s.pred, al), al)) {
+    float cell = 1.5f * median_edge(&s.topo, s.pred, al);
+    if (*near == NEAR_UNKNOWN) /* the same for every attempt on the frame */
+        *near = closer_real(fr, s.pos, s.before, s.after, cell, al);
+    s.near = *near;
+    if (!build_grid(&s.grid, s.cand, s.ns, cell, al)) {
         free_repair(&s, al);
         mk_free(al, before, (n + 1) * sizeof *before);
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
@@ -1258,22 +1305,23 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
        a suspect (a few scrambled vertices moved a short way are only
        partly flagged), by nearest matches and by optimal assignment.
        Every result passes the same checks. */
-    mk_status st2 = attempt(fr, r, ft, 2, false, false, 0, al, out, info, err);
+    uint32_t near = NEAR_UNKNOWN;
+    mk_status st2 = attempt(fr, r, ft, 2, false, false, 0, &near, al, out, info, err);
     if (st2 != MK_ERR_MISMATCH)
         return st2;
     mk_vorder_repair_info wider;
     mk_error e2;
-    if (attempt(fr, r, ft, 2, false, true, 0, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 6, false, false, 0, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, false, true, 1, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, false, true, 2, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, false, false, 1, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, false, true, 3, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, false, false, 3, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, true, true, 0, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, true, false, 0, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, true, false, 3, al, out, &wider, &e2) == MK_OK ||
-        attempt(fr, r, ft, 2, true, true, 3, al, out, &wider, &e2) == MK_OK) {
+    if (attempt(fr, r, ft, 2, false, true, 0, &near, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 6, false, false, 0, &near, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, false, true, 1, &near, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, false, true, 2, &near, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, false, false, 1, &near, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, false, true, 3, &near, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, false, false, 3, &near, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, true, true, 0, &near, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, true, false, 0, &near, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, true, false, 3, &near, al, out, &wider, &e2) == MK_OK ||
+        attempt(fr, r, ft, 2, true, true, 3, &near, al, out, &wider, &e2) == MK_OK) {
         *info = wider;
         return MK_OK;
     }
