@@ -5,7 +5,7 @@
 # libraries (libclang-rt-dev: libFuzzer, sanitizers) are for CI's clang
 # build and the fuzz targets only.
 set -e
-PACKAGES="build-essential cmake pkg-config libjsmn-dev libmeshoptimizer-dev libtinyobjloader-dev libtinygltf-dev
+PACKAGES="build-essential cmake pkg-config libmeshoptimizer-dev libtinyobjloader-dev libtinygltf-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libglfw3-dev libpng-dev libgif-dev
   glslang-tools xvfb xauth clang libclang-rt-dev python3 blender python3-numpy"
 

@@ -1,7 +1,7 @@
-/* The glTF reader's JSON layer (jsmn tokens, checked in gltf_json.c):
- * escapes in keys and strings, the grammar jsmn alone lets through, how
- * numbers that must be integers are read, token arrays that grow, and every
- * byte going through the caller's allocator. */
+/* The glTF reader's JSON layer (gltf_json.c): escapes in keys and
+ * strings, the grammar (what a tokenizer alone lets through), how numbers
+ * that must be integers are read, value arrays that grow, and every byte
+ * going through the caller's allocator. */
 #include <stdint.h>
 #include <string.h>
 
@@ -141,9 +141,10 @@ static void test_escaped_strings(void)
               "[\"KHR_mesh_\\u0071uantization\"]}");
 }
 
-/* jsmn alone accepts these; the reader must not. Each is "invalid JSON"
+/* A tokenizer alone (jsmn, which the reader used before) accepts these;
+ * the reader must not. Each is "invalid JSON"
  * with the byte (and line) of the problem. */
-static void test_grammar_jsmn_leaves_open(void)
+static void test_grammar_errors(void)
 {
     static const char *const bad[] = {
         "{\"asset\":{\"version\":\"2.0\"} \"nodes\":[]}", /* missing comma */
@@ -215,6 +216,45 @@ static void test_blanks_and_padding(void)
     /* Values of every JSON type where glTF allows anything (extras). */
     expect_ok("{\"asset\":{\"version\":\"2.0\",\"extras\":{\"a\":[true,false,null,-0,1.5e-3,"
               "-2E+2,0.0,\"s\",{},[],[[[]]],{\"b\":{\"c\":null}}]}}}");
+}
+
+/* Strings longer than 64 bytes are scanned in bulk (memchr to the quote):
+ * an escape or a NUL past the first 64 bytes is still seen, at any
+ * distance from the quote. */
+static void test_long_strings(void)
+{
+    char t[1024], want[512];
+    for (int at = 60; at < 200; at += 7) {
+        /* "xxxx...\"yyy" as the generator: the escape at byte `at` */
+        int n = snprintf(t, sizeof t, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"");
+        int w = 0;
+        for (int i = 0; i < at; i++)
+            t[n++] = want[w++] = (char)('a' + i % 26);
+        t[n++] = '\\';
+        t[n++] = '"';
+        want[w++] = '"';
+        for (int i = 0; i < 90; i++)
+            t[n++] = want[w++] = 'z';
+        want[w] = '\0';
+        memcpy(t + n, "\"}}", 4);
+        mk_gltf *g;
+        mk_error err;
+        CHECK(parse(t, &g, &err) == MK_OK);
+        CHECK(g && g->generator && strcmp(g->generator, want) == 0);
+        mk_gltf_destroy(g);
+        /* a NUL in its place ends the text inside the string */
+        t[n - 92] = '\0';
+        CHECK(mk_gltf_parse(t, (size_t)n + 3, NULL, "j.gltf", NULL, NULL, &g, &err) ==
+              MK_ERR_PARSE);
+        CHECK(g == NULL);
+        /* a bad escape there, and no closing quote at all */
+        t[n - 92] = '\\';
+        t[n - 91] = 'x';
+        expect_fail(t, MK_ERR_PARSE, "invalid JSON");
+        t[n - 91] = '"';
+        t[n] = '\0'; /* cut before the closing quote */
+        expect_fail(t, MK_ERR_PARSE, "invalid JSON");
+    }
 }
 
 /* Integers are read exactly; fractions, negatives and values out of range
@@ -421,6 +461,6 @@ static void test_allocator(void)
 }
 
 MK_TEST_MAIN(MK_TEST(test_escaped_keys), MK_TEST(test_escaped_strings),
-             MK_TEST(test_grammar_jsmn_leaves_open), MK_TEST(test_blanks_and_padding),
+             MK_TEST(test_grammar_errors), MK_TEST(test_blanks_and_padding), MK_TEST(test_long_strings),
              MK_TEST(test_integers), MK_TEST(test_nesting), MK_TEST(test_many_tokens),
              MK_TEST(test_allocator))

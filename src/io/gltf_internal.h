@@ -46,12 +46,12 @@ void mk_gltf_storage_free(struct mk_gltf_storage *st);
 /* Gives one file block back early (data from mk_gltf_read_file). */
 void mk_gltf_storage_release_file(struct mk_gltf_storage *st, const void *data);
 
-/* ---- JSON (gltf_json.c): a read-only view over jsmn's token array ------
- * jsmn (Debian libjsmn-dev) splits the text into tokens in document order;
- * gltf_json.c checks the grammar jsmn leaves open (separators, literals,
- * number syntax, one root value) and rewrites the tokens in place into the
- * values below. Nothing is allocated per value: one token array for the
- * whole document, strings and numbers read from the text when asked for. */
+/* ---- JSON (gltf_json.c): a read-only view over the document's values ----
+ * One pass over the text checks the grammar (RFC 8259: separators,
+ * literals, number syntax, string escapes, one root value) and writes the
+ * values below in document order. Nothing is allocated per value: one
+ * array for the whole document, strings and numbers read from the text
+ * when asked for. */
 typedef enum mk_gltf_json_type {
     MK_GLTF_JSON_OBJECT,
     MK_GLTF_JSON_ARRAY,

@@ -1,227 +1,285 @@
-/* glTF reader: the JSON document - jsmn's tokens, checked against the JSON
- * grammar jsmn leaves unchecked and turned into mk_gltf_json_value. */
-#include <assert.h>
-#include <float.h>
+/* glTF reader: the JSON document - one pass over the text that checks the
+ * grammar (RFC 8259) and writes the values in document order. */
 #include <limits.h>
-#include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "decimal.h"
 #include "gltf_internal.h"
 #include "io_internal.h"
 
-/* The one place jsmn's code is compiled: static, so it is no symbol of the
- * library; parent links make each close and comma O(1) instead of a scan
- * back over the tokens; strict mode refuses bare words and keys that are
- * not strings. */
-#define JSMN_STATIC
-#define JSMN_PARENT_LINKS
-#define JSMN_STRICT
-#include <jsmn.h>
+/* A value's first byte tells its kind; the table also marks what may end a
+ * number or literal (a blank, a comma, a closing bracket). */
+enum { K_SPACE = 1, K_END_SCALAR = 2, K_NUMBER = 4, K_LITERAL = 8 };
 
-/* ---- the document ---------------------------------------------------------- */
+static const uint8_t kind[256] = {
+    ['\t'] = K_SPACE | K_END_SCALAR, ['\n'] = K_SPACE | K_END_SCALAR,
+    ['\r'] = K_SPACE | K_END_SCALAR, [' '] = K_SPACE | K_END_SCALAR,
+    [','] = K_END_SCALAR,            [']'] = K_END_SCALAR,
+    ['}'] = K_END_SCALAR,            ['-'] = K_NUMBER,
+    ['0'] = K_NUMBER,                ['1'] = K_NUMBER,
+    ['2'] = K_NUMBER,                ['3'] = K_NUMBER,
+    ['4'] = K_NUMBER,                ['5'] = K_NUMBER,
+    ['6'] = K_NUMBER,                ['7'] = K_NUMBER,
+    ['8'] = K_NUMBER,                ['9'] = K_NUMBER,
+    ['t'] = K_LITERAL,               ['f'] = K_LITERAL,
+    ['n'] = K_LITERAL,
+};
 
-/* RFC 8259 section 6 - jsmn only looks at the first character. */
-static bool number_syntax(const char *p, const char *end)
+typedef struct parser {
+    const char *t;
+    uint32_t n; /* bytes of text */
+    mk_gltf_json_value *v;
+    uint32_t count, cap;
+    const mk_allocator *a;
+} parser;
+
+/* The byte at i; a NUL past the end (a NUL ends the text: the document
+ * must be whole before it). */
+static inline char at(const parser *p, uint32_t i)
 {
-    mk_decimal d;
-    return mk_decimal_scan(p, end, MK_DECIMAL_JSON, &d) == end;
+    return i < p->n ? p->t[i] : '\0';
 }
 
-static bool is_space(char ch)
+static inline uint32_t skip_space(const parser *p, uint32_t i)
 {
-    return ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t';
+    while (i < p->n && (kind[(unsigned char)p->t[i]] & K_SPACE))
+        i++;
+    return i;
 }
 
-/* check_gap for gaps that are not just the separator. */
-static uint32_t check_gap_slow(const char *t, uint32_t from, uint32_t to, char sep)
+/* Doubles the value array; false when out of memory. A value takes at
+ * least 2 bytes of text ("0," or "[]"), so this happens a few times at most
+ * past the first guess. */
+static bool grow(parser *p)
 {
-    while (from < to && is_space(t[from]))
-        from++;
-    if (sep) {
-        if (from == to || t[from] != sep)
-            return from;
-        for (from++; from < to && is_space(t[from]);)
-            from++;
-    }
-    return from == to ? UINT32_MAX : from;
+    uint32_t ncap = p->cap > UINT32_MAX / 2 ? UINT32_MAX : p->cap * 2;
+    mk_gltf_json_value *nv = ncap > p->cap ? mk_realloc(p->a, p->v, (size_t)p->cap * sizeof *p->v,
+                                                        (size_t)ncap * sizeof *p->v)
+                                           : NULL;
+    if (!nv)
+        return false;
+    p->v = nv;
+    p->cap = ncap;
+    return true;
 }
 
-/* Checks that text[from, to) is blank around exactly one `sep` (none for
- * 0); returns UINT32_MAX, or the offset of the first byte out of place.
- * Minified JSON (no blanks) takes the first test. */
-static inline uint32_t check_gap(const char *t, uint32_t from, uint32_t to, char sep)
+/* A new value; its `next` is the one after it (containers and keys get
+ * theirs when they close). NULL when out of memory. */
+static inline mk_gltf_json_value *add(parser *p, mk_gltf_json_type type, uint32_t start)
 {
-    if (to - from == (sep != 0) && (sep == 0 || t[from] == sep))
-        return UINT32_MAX;
-    return check_gap_slow(t, from, to, sep);
+    if (p->count == p->cap && !grow(p))
+        return NULL;
+    mk_gltf_json_value *e = &p->v[p->count++];
+    e->type = (uint8_t)type;
+    e->escaped = 0;
+    e->start = e->end = start;
+    e->size = 0;
+    e->next = p->count;
+    return e;
 }
 
-static inline uint32_t outer_start(const mk_gltf_json_value *v)
+static inline bool is_hex(char c)
 {
-    return v->start - (v->type == MK_GLTF_JSON_STRING); /* the opening quote */
+    return (unsigned)(c - '0') < 10 || (unsigned)((c | 0x20) - 'a') < 6;
 }
 
-static inline uint32_t outer_end(const mk_gltf_json_value *v)
+/* The string whose opening quote is at i: *end receives the offset of its
+ * closing quote, *escaped whether it has a backslash. Escapes are checked
+ * (\" \\ \/ \b \f \n \r \t \uXXXX); other bytes pass as they are. False
+ * when it is broken or unterminated (a NUL ends the text). */
+static bool scan_string(const parser *p, uint32_t i, uint32_t *end, bool *escaped)
 {
-    return v->end + (v->type == MK_GLTF_JSON_STRING); /* after the closing quote */
-}
-
-/* Turns jsmn's n tokens (in the same memory) into values, in one pass, and
- * checks what jsmn does not: literals and number syntax, the separators
- * between values (jsmn takes `[1 2]`, `{"a" 1}` and `[1,]`), keys with
- * exactly one value, a single document. Until a value's last descendant is
- * seen, its `next` holds its parent's index; the values so still open form
- * a chain from the newest one up to the root. *error_offset: where it is
- * wrong. */
-static mk_status convert(mk_gltf_json_value *v, const char *t, size_t len, uint32_t n,
-                         size_t *error_offset)
-{
-    static_assert(sizeof(mk_gltf_json_value) <= sizeof(jsmntok_t), "values replace tokens");
-    uint32_t bad = UINT32_MAX, depth = 0; /* arrays and objects open */
-    if (n == 0) {
-        *error_offset = 0;
-        return MK_ERR_PARSE;
-    }
-    /* i == n closes whatever is open at the end. */
-    for (uint32_t i = 0; i <= n; i++) {
-        mk_gltf_json_value *e = &v[i < n ? i : 0];
-        uint32_t parent = UINT32_MAX;
-        if (i < n) {
-            jsmntok_t k;
-            /* Values are no larger than tokens, so value i never overwrites
-             * a token after i: read it first, then write. */
-            memcpy(&k, (const char *)v + (size_t)i * sizeof(jsmntok_t), sizeof k);
-            e->start = (uint32_t)k.start;
-            e->end = (uint32_t)k.end;
-            e->size = (uint32_t)k.size;
-            e->next = parent = k.parent < 0 ? UINT32_MAX : (uint32_t)k.parent;
-            e->escaped = 0;
-            const char *s = t + e->start;
-            size_t sn = e->end - e->start;
-            if (k.type == JSMN_OBJECT) {
-                e->type = MK_GLTF_JSON_OBJECT;
-            } else if (k.type == JSMN_ARRAY) {
-                e->type = MK_GLTF_JSON_ARRAY;
-            } else if (k.type == JSMN_STRING) {
-                e->type = MK_GLTF_JSON_STRING;
-                e->escaped = memchr(s, '\\', sn) != NULL;
-            } else if (number_syntax(s, s + sn)) {
-                e->type = MK_GLTF_JSON_NUMBER;
-            } else if (sn == 4 && memcmp(s, "true", 4) == 0) {
-                e->type = MK_GLTF_JSON_TRUE;
-            } else if (sn == 5 && memcmp(s, "false", 5) == 0) {
-                e->type = MK_GLTF_JSON_FALSE;
-            } else if (sn == 4 && memcmp(s, "null", 4) == 0) {
-                e->type = MK_GLTF_JSON_NULL;
-            } else {
-                *error_offset = e->start;
-                return MK_ERR_PARSE;
+    const char *t = p->t;
+    uint32_t n = p->n, q = i + 1;
+    *escaped = false;
+    for (;;) {
+        /* short strings byte by byte; a long one (a data: URI) by memchr
+           to the next quote, then a look for escapes and NULs before it */
+        uint32_t stop = n - q > 64 ? q + 64 : n;
+        for (; q < stop; q++) {
+            char c = t[q];
+            if (c == '"') {
+                *end = q;
+                return true;
             }
-        }
-        /* Close the open values that are not i's ancestors, innermost
-         * first; sub_end: where the subtree closed last ends. */
-        uint32_t sub_end = UINT32_MAX;
-        for (uint32_t x = i - 1; i > 0 && x != parent;) {
-            if (x == UINT32_MAX) { /* not on the chain: jsmn never does this */
-                bad = 0;
+            if (c == '\\' || c == '\0')
                 break;
-            }
-            mk_gltf_json_value *o = &v[x];
-            uint32_t up = o->next;
-            if (o->type == MK_GLTF_JSON_OBJECT || o->type == MK_GLTF_JSON_ARRAY) {
-                /* Blank from the last element (or the bracket) to the close. */
-                bad = check_gap(t, sub_end == UINT32_MAX ? o->start + 1 : sub_end, o->end - 1, 0);
-                sub_end = o->end;
-                depth--;
-            } else if (o->type == MK_GLTF_JSON_STRING && up != UINT32_MAX &&
-                       v[up].type == MK_GLTF_JSON_OBJECT) {
-                if (o->size != 1) /* a key without its value */
-                    bad = outer_end(o);
-                /* sub_end stays where the key's value ended */
-            } else {
-                if (o->size != 0) /* `"a":1` in an array, `1:2` */
-                    bad = outer_end(o);
-                sub_end = outer_end(o);
-            }
-            if (bad != UINT32_MAX)
-                break;
-            o->next = i;
-            x = up;
         }
-        if (bad == UINT32_MAX && i == n) {
-            /* After the document: blanks, or padding NULs (jsmn stops at a
-             * NUL). */
-            for (size_t p = sub_end; p < len && t[p] != '\0'; p++) {
-                if (!is_space(t[p])) {
-                    bad = (uint32_t)p;
-                    break;
-                }
+        if (q == n)
+            return false;
+        if (q == stop) { /* 64 plain bytes: the rest of it in bulk */
+            const char *quote = memchr(t + q, '"', n - q);
+            if (!quote)
+                return false;
+            uint32_t qe = (uint32_t)(quote - t);
+            const char *bs = memchr(t + q, '\\', qe - q), *nul = memchr(t + q, '\0', qe - q);
+            if (nul && (!bs || nul < bs))
+                return false;
+            if (!bs) {
+                *end = qe;
+                return true;
             }
-        } else if (bad == UINT32_MAX && i == 0) {
-            bad = check_gap(t, 0, outer_start(e), 0);
-        } else if (bad == UINT32_MAX) {
-            const mk_gltf_json_value *p = parent == UINT32_MAX ? NULL : &v[parent];
-            if (!p) /* a second value after the document */
-                bad = outer_start(e);
-            else if (p->type == MK_GLTF_JSON_OBJECT && e->type != MK_GLTF_JSON_STRING)
-                bad = outer_start(e);
-            else if (p->type == MK_GLTF_JSON_OBJECT || p->type == MK_GLTF_JSON_ARRAY)
-                bad = sub_end == UINT32_MAX ? check_gap(t, p->start + 1, outer_start(e), 0)
-                                            : check_gap(t, sub_end, outer_start(e), ',');
-            else if (p->type == MK_GLTF_JSON_STRING && sub_end == UINT32_MAX)
-                bad = check_gap(t, outer_end(p), outer_start(e), ':'); /* key: value */
+            q = (uint32_t)(bs - t);
+        }
+        if (t[q] == '\0')
+            return false;
+        /* a backslash at q */
+        *escaped = true;
+        char e = at(p, q + 1);
+        if (e == 'u') {
+            for (uint32_t k = q + 2; k < q + 6; k++)
+                if (!is_hex(at(p, k)))
+                    return false;
+            q += 6;
+        } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' ||
+                   e == 'r' || e == 't') {
+            q += 2;
+        } else {
+            return false;
+        }
+    }
+}
+
+/* A number or literal at i (its first byte says which may follow): *end
+ * receives the offset after it. It must be followed by a blank, a comma or
+ * a closing bracket. */
+static bool scan_scalar(const parser *p, uint32_t i, mk_gltf_json_type *type, uint32_t *end)
+{
+    const char *t = p->t;
+    uint32_t e;
+    if (kind[(unsigned char)t[i]] & K_NUMBER) {
+        mk_decimal d;
+        const char *stop = mk_decimal_scan(t + i, t + p->n, MK_DECIMAL_JSON, &d);
+        if (!stop)
+            return false;
+        e = (uint32_t)(stop - t);
+        *type = MK_GLTF_JSON_NUMBER;
+    } else if (p->n - i >= 4 && memcmp(t + i, "true", 4) == 0) {
+        e = i + 4;
+        *type = MK_GLTF_JSON_TRUE;
+    } else if (p->n - i >= 5 && memcmp(t + i, "false", 5) == 0) {
+        e = i + 5;
+        *type = MK_GLTF_JSON_FALSE;
+    } else if (p->n - i >= 4 && memcmp(t + i, "null", 4) == 0) {
+        e = i + 4;
+        *type = MK_GLTF_JSON_NULL;
+    } else {
+        return false;
+    }
+    *end = e;
+    return e < p->n && (kind[(unsigned char)t[e]] & K_END_SCALAR);
+}
+
+/* The whole document. The containers still open are a stack of their
+ * value indices; in an object, open_key[] holds its member whose value is
+ * being read. Every failure sets *error_offset to the byte that is out of
+ * place (a broken string or scalar: its first byte). */
+static mk_status parse(parser *p, size_t *error_offset)
+{
+    uint32_t open[MK_GLTF_JSON_DEPTH], open_key[MK_GLTF_JSON_DEPTH], depth = 0;
+    uint32_t i = skip_space(p, 0);
+    const char *t = p->t;
+    for (;;) {
+        /* a value at i */
+        char c = at(p, i);
+        mk_gltf_json_value *e;
+        if (c == '{' || c == '[') {
+            if (depth == MK_GLTF_JSON_DEPTH) {
+                *error_offset = i;
+                return MK_ERR_LIMIT;
+            }
+            if (!(e = add(p, c == '{' ? MK_GLTF_JSON_OBJECT : MK_GLTF_JSON_ARRAY, i)))
+                return MK_ERR_OUT_OF_MEMORY;
+            open[depth] = p->count - 1;
+            open_key[depth++] = MK_NONE;
+            i = skip_space(p, i + 1);
+            if (at(p, i) == (c == '{' ? '}' : ']'))
+                goto close; /* empty */
+            if (c == '[')
+                continue; /* the first element */
+            goto key;
+        } else if (c == '"') {
+            uint32_t end;
+            bool esc;
+            if (!scan_string(p, i, &end, &esc))
+                goto bad;
+            if (!(e = add(p, MK_GLTF_JSON_STRING, i + 1)))
+                return MK_ERR_OUT_OF_MEMORY;
+            e->end = end;
+            e->escaped = esc;
+            i = end + 1;
+        } else if (c != '\0' && (kind[(unsigned char)c] & (K_NUMBER | K_LITERAL))) {
+            mk_gltf_json_type type;
+            uint32_t end;
+            if (!scan_scalar(p, i, &type, &end))
+                goto bad;
+            if (!(e = add(p, type, i)))
+                return MK_ERR_OUT_OF_MEMORY;
+            e->end = end;
+            i = end;
+        } else {
+            goto bad;
+        }
+    after_value:
+        if (depth == 0) {
+            /* after the document: blanks, then the end or padding NULs */
+            i = skip_space(p, i);
+            if (i < p->n && t[i] != '\0')
+                goto bad;
+            return MK_OK;
+        }
+        {
+            mk_gltf_json_value *top = &p->v[open[depth - 1]];
+            if (top->type == MK_GLTF_JSON_OBJECT)
+                p->v[open_key[depth - 1]].next = p->count; /* the member ends */
             else
-                bad = outer_start(e);
-        }
-        if (bad != UINT32_MAX) {
-            *error_offset = bad;
-            return MK_ERR_PARSE;
-        }
-        if (i < n && (e->type == MK_GLTF_JSON_OBJECT || e->type == MK_GLTF_JSON_ARRAY) &&
-            ++depth > MK_GLTF_JSON_DEPTH) {
-            *error_offset = e->start;
-            return MK_ERR_LIMIT;
-        }
-    }
-    return MK_OK;
-}
-
-/* jsmn closes a bracket by walking up from the newest token to the first
- * open one, so a run of k closing brackets costs k^2 / 2 steps. In a large
- * text, deep nesting is refused before jsmn sees it (convert checks the
- * same limit for free; below MK_GLTF_JSON_SCAN bytes the worst case,
- * (n / 2)^2 / 2 steps, is some milliseconds). Returns the offset of the
- * first bracket beyond MK_GLTF_JSON_DEPTH, or SIZE_MAX. Strings are
- * skipped with memchr, so long data: URIs cost little. */
-enum { MK_GLTF_JSON_SCAN = 16 * 1024 };
-
-static size_t too_deep(const char *t, size_t n)
-{
-    unsigned depth = 0;
-    for (size_t i = 0; i < n && t[i] != '\0'; i++) {
-        char ch = t[i];
-        if (ch == '"') {
-            for (;;) { /* to the next quote after an even run of backslashes */
-                const char *q = (const char *)memchr(t + i + 1, '"', n - i - 1);
-                if (!q)
-                    return SIZE_MAX; /* unterminated: jsmn says where */
-                i = (size_t)(q - t);
-                size_t bs = 0;
-                while (t[i - 1 - bs] == '\\') /* stops at the opening quote */
-                    bs++;
-                if (bs % 2 == 0)
-                    break;
+                top->size++;
+            i = skip_space(p, i);
+            c = at(p, i);
+            if (c == ',') {
+                uint32_t comma = i;
+                i = skip_space(p, i + 1);
+                if (at(p, i) == ']' || at(p, i) == '}') {
+                    i = comma; /* a trailing comma: the comma is what is wrong */
+                    goto bad;
+                }
+                if (top->type == MK_GLTF_JSON_ARRAY)
+                    continue; /* the next element */
+                goto key;
             }
-        } else if (ch == '[' || ch == '{') {
-            if (++depth > MK_GLTF_JSON_DEPTH)
-                return i;
-        } else if ((ch == ']' || ch == '}') && depth > 0) {
-            depth--;
+            if (c != (top->type == MK_GLTF_JSON_OBJECT ? '}' : ']'))
+                goto bad;
+        }
+    close: /* the container open[depth - 1] closes at i */
+        {
+            mk_gltf_json_value *top = &p->v[open[--depth]];
+            top->end = i + 1;
+            top->next = p->count;
+            i++;
+        }
+        goto after_value;
+    key: /* a member's key at i, then ':' and its value */
+        {
+            uint32_t end;
+            bool esc;
+            if (at(p, i) != '"' || !scan_string(p, i, &end, &esc))
+                goto bad;
+            if (!(e = add(p, MK_GLTF_JSON_STRING, i + 1)))
+                return MK_ERR_OUT_OF_MEMORY;
+            e->end = end;
+            e->escaped = esc;
+            e->size = 1;
+            open_key[depth - 1] = p->count - 1;
+            p->v[open[depth - 1]].size++;
+            i = skip_space(p, end + 1);
+            if (at(p, i) != ':')
+                goto bad;
+            i = skip_space(p, i + 1);
         }
     }
-    return SIZE_MAX;
+bad:
+    *error_offset = i < p->n ? i : p->n;
+    return MK_ERR_PARSE;
 }
 
 mk_status mk_gltf_json_parse(mk_gltf_json *doc, const char *text, size_t size,
@@ -229,52 +287,25 @@ mk_status mk_gltf_json_parse(mk_gltf_json *doc, const char *text, size_t size,
 {
     memset(doc, 0, sizeof *doc);
     *error_offset = 0;
-    if (size >= INT_MAX) /* jsmn counts in int */
+    if (size >= INT_MAX) /* offsets are 32-bit */
         return MK_ERR_LIMIT;
-    if (size > MK_GLTF_JSON_SCAN && (*error_offset = too_deep(text, size)) != SIZE_MAX)
-        return MK_ERR_LIMIT;
-    *error_offset = 0;
-    /* One token array, grown when jsmn runs out (it resumes where it
-     * stopped). Minified glTF has about one token per 7 bytes of JSON, so
-     * size / 4 is rarely grown; a data: URI is one token of any size, so
-     * the first guess is capped. */
-    size_t cap = size / 4 + 16;
-    if (cap > 65536)
-        cap = 65536;
-    jsmntok_t *tok = (jsmntok_t *)mk_alloc(a, cap * sizeof(jsmntok_t));
-    if (!tok)
+    /* Minified glTF has about one value per 7 bytes of JSON, so size / 4 is
+     * rarely grown; a data: URI is one value of any size, so the first
+     * guess is capped. */
+    parser p = {text, (uint32_t)size, NULL, 0, 0, a};
+    p.cap = (uint32_t)(size / 4 + 16 < 65536 ? size / 4 + 16 : 65536);
+    p.v = mk_alloc(a, (size_t)p.cap * sizeof *p.v);
+    if (!p.v)
         return MK_ERR_OUT_OF_MEMORY;
-    jsmn_parser parser;
-    jsmn_init(&parser);
-    int r;
-    while ((r = jsmn_parse(&parser, text, size, tok, (unsigned)cap)) == JSMN_ERROR_NOMEM) {
-        size_t ncap = cap * 2 > size + 1 ? size + 1 : cap * 2; /* a token takes a byte */
-        jsmntok_t *t2 =
-            ncap > cap ? (jsmntok_t *)mk_realloc(a, tok, cap * sizeof(jsmntok_t),
-                                                 ncap * sizeof(jsmntok_t))
-                       : NULL;
-        if (!t2) {
-            mk_free(a, tok, cap * sizeof(jsmntok_t));
-            return MK_ERR_OUT_OF_MEMORY;
-        }
-        tok = t2;
-        cap = ncap;
-    }
-    mk_status s = MK_OK;
-    if (r < 0) {
-        *error_offset = parser.pos < size ? parser.pos : size;
-        s = MK_ERR_PARSE;
-    } else {
-        s = convert((mk_gltf_json_value *)(void *)tok, text, size, (uint32_t)r, error_offset);
-    }
+    mk_status s = parse(&p, error_offset);
     if (s != MK_OK) {
-        mk_free(a, tok, cap * sizeof(jsmntok_t));
+        mk_free(a, p.v, (size_t)p.cap * sizeof *p.v);
         return s;
     }
     doc->text = text;
-    doc->values = (mk_gltf_json_value *)(void *)tok;
-    doc->count = (uint32_t)r;
-    doc->bytes = cap * sizeof(jsmntok_t);
+    doc->values = p.v;
+    doc->count = p.count;
+    doc->bytes = (size_t)p.cap * sizeof *p.v;
     return MK_OK;
 }
 
@@ -283,4 +314,3 @@ void mk_gltf_json_free(mk_gltf_json *doc, const mk_allocator *a)
     mk_free(a, doc->values, doc->bytes);
     memset(doc, 0, sizeof *doc);
 }
-

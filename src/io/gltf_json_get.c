@@ -68,7 +68,7 @@ static size_t decode_string(const char *p, const char *end, char *out, size_t ca
             break;
         case 'u': {
             int h = end - p >= 4 ? hex4(p) : -1;
-            if (h < 0) { /* jsmn lets no such string through */
+            if (h < 0) { /* gltf_json.c lets no such string through */
                 cp = 0xFFFD;
                 break;
             }
