@@ -4,7 +4,10 @@ Twist30.obj), default settings otherwise. Writes the evaluated positions
 of every exported frame to EXPECTED (JSON). Into EXTRA: Twist again as
 `Twist2_.obj` (EXTRA/digit: a name ending in a digit, Twist2_20.obj ..) and
 with the legacy Python exporter of Blender 3.4 (EXTRA/legacy: Twist_000020.obj
-.., "Keep Vertex Order" on).
+.., "Keep Vertex Order" on). And Twist frame by frame into EXTRA/sorted
+(Twist20.obj .. Twist30.obj), Twist25.obj after Blender's Sort Mesh
+Elements put the tube's vertices in random order (what a script that
+re-sorts does: the same mesh, numbered differently).
 usage: blender -b --factory-startup --python export_obj.py -- OUT EXPECTED EXTRA"""
 import json
 import os
@@ -40,5 +43,17 @@ scn.frame_start, scn.frame_end = first, last  # the legacy exporter's range
 tube.select_set(True)  # the armature has no geometry: the legacy exporter complains
 bpy.ops.export_scene.obj(filepath=os.path.join(extra, "legacy", "Twist.obj"),
                          use_selection=True, use_animation=True, keep_vertex_order=True)
+# frame by frame, the re-sorted frame last (its order then stays)
+os.makedirs(os.path.join(extra, "sorted"), exist_ok=True)
+for f in [k for k in range(first, last + 1) if k != 25] + [25]:
+    if f == 25:
+        bpy.context.view_layer.objects.active = tube
+        bpy.ops.object.mode_set(mode="EDIT")
+        bpy.ops.mesh.select_all(action="SELECT")
+        bpy.ops.mesh.sort_elements(type="RANDOMIZE", elements={"VERT"}, seed=7)
+        bpy.ops.object.mode_set(mode="OBJECT")
+    scn.frame_set(f)
+    bpy.ops.wm.obj_export(filepath=os.path.join(extra, "sorted", "Twist%d.obj" % f),
+                          export_animation=False)
 with open(expected_path, "w") as f:
     json.dump(expected, f)

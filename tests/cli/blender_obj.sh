@@ -6,8 +6,9 @@
 # validate with no warning, and `sample` at every frame time (100 ms frames:
 # no animation.cfg) and between frames must give Blender's evaluated vertex
 # positions (and their linear blend). Also: a name ending in a digit
-# exported as `Twist2_.obj`, and the legacy exporter's Twist_000020.obj ...
-# Skipped only without Blender.
+# exported as `Twist2_.obj`, the legacy exporter's Twist_000020.obj ...,
+# and a frame whose vertices Blender re-sorted (validate names it, repair
+# puts it back). Skipped only without Blender.
 TOOL=$1 SRC=$2 TMP=$3
 rm -rf "$TMP"; mkdir -p "$TMP"; . "$(dirname "$0")/common.inc"
 if ! command -v blender >/dev/null; then
@@ -53,5 +54,18 @@ expect 0 validate "$TMP/digit" "$TMP/legacy"
 has "$out" "digit: ok: 1 animation, 11 frames, 40 vertices, 64 triangles, 0 warnings"
 has "$out" "legacy: ok: 1 animation, 11 frames, 40 vertices, 64 triangles, 0 warnings"
 u=$TMP/legacy
+check Twist 11
+
+# Twist frame by frame, Twist25.obj after Blender's Sort Mesh Elements put
+# the vertices in random order: named as the same mesh renumbered, and
+# repaired back into Blender's own order (sample against Blender's positions)
+expect 1 validate "$TMP/sorted"
+has "$out" "Twist25.obj is the same mesh as Twist20.obj with a different vertex order"
+expect 0 repair "$TMP/sorted" --out "$TMP/sorted.fixed"
+has "$out" "Twist25.obj: renumbered: the same mesh as Twist20.obj in another vertex order"
+has "$out" "1 of 11 frames repaired, 0 could not be repaired"
+expect 0 validate "$TMP/sorted.fixed"
+has "$out" "ok: 1 animation, 11 frames, 40 vertices, 64 triangles, 0 warnings"
+u=$TMP/sorted.fixed
 check Twist 11
 finish
