@@ -447,6 +447,60 @@ static void test_maps_told_by_base_pose(void)
     }
 }
 
+/* A regular grid (quads row by row, a normal per vertex): its vertices'
+ * first-use order is the `v` order but in the first two rows, so the maps
+ * are stored as deltas from the identity (map_deltas): sparse, with just the
+ * entries of those rows, in the uncompressed form; dense (mostly zeros)
+ * under --compress. Both read back with the unit's own maps. A permutation
+ * far from the identity (the knight) keeps its maps as they are. */
+static void test_map_deltas(void)
+{
+    enum { N = 12 };
+    const char *d = mk_fx_dir("pack_grid_maps");
+    for (int k = 1; k <= 3; k++) {
+        char file[32], *text = malloc(64 * N * N * 3 + 64), *t = text;
+        snprintf(file, sizeof file, "Wave_%d.obj", k);
+        for (int r = 0; r < N; r++)
+            for (int c = 0; c < N; c++)
+                t += sprintf(t, "v %d %d %.4f\n", c, r, 0.1 * k * sin(c + r));
+        for (int r = 0; r < N; r++)
+            for (int c = 0; c < N; c++)
+                t += sprintf(t, "vn 0 %.4f 1\n", 0.1 * k * cos(c + 2 * r));
+        for (int r = 0; r + 1 < N; r++)
+            for (int c = 0; c + 1 < N; c++) {
+                int a = r * N + c + 1, b = a + N;
+                t += sprintf(t, "f %d//%d %d//%d %d//%d %d//%d\n", a, a, b, b, b + 1, b + 1, a + 1, a + 1);
+            }
+        mk_fx_write(d, file, text);
+        free(text);
+    }
+    const char *units[] = {d, MK_TEST_SOURCE_DIR "/assets/demo/knight"};
+    for (int i = 0; i < 2; i++)
+        for (int compress = 0; compress < 2; compress++) {
+            mk_unit *u = load(units[i]);
+            mk_pack_options o = {0};
+            o.compress = compress;
+            void *data = NULL;
+            size_t size = 0;
+            mk_pack_stats st;
+            mk_unit *b = u ? pack_and_read(u, &o, &data, &size, &st) : NULL;
+            CHECK(data && json_has(data, size, "\"map_deltas\":true") == (i == 0));
+            /* uncompressed: the grid's maps sparse (2 N of N * N entries differ) */
+            if (i == 0 && !compress)
+                CHECK(data && json_has(data, size, "\"type\":\"SCALAR\",\"sparse\":{\"count\":"));
+            if (b && u) {
+                CHECK(memcmp(b->source_index, u->source_index,
+                             u->frames->vertex_count * sizeof(uint32_t)) == 0);
+                CHECK_EQ_INT(b->normal_count, u->normal_count);
+                CHECK(u->normal_count == 0 || memcmp(b->normal_vertex, u->normal_vertex,
+                                                     u->normal_count * sizeof(uint32_t)) == 0);
+            }
+            mk_unit_destroy(b);
+            mk_free(NULL, data, size);
+            mk_unit_destroy(u);
+        }
+}
+
 static const char *make_material_unit(const char *name, const char *mtl);
 
 /* no_texcoords: the same unit without texture coordinates, and smaller by
@@ -841,8 +895,8 @@ static void test_malformed_extras(void)
         return;
     }
     static const bad_case cases[] = {
-        {"\"version\":3", "\"version\":4", MK_ERR_UNSUPPORTED, "version 4"},
-        {"\"version\":3", "\"version\":\"3\"", MK_ERR_PARSE, "extras.morphkit.version"},
+        {"\"version\":4", "\"version\":5", MK_ERR_UNSUPPORTED, "version 5"},
+        {"\"version\":4", "\"version\":\"4\"", MK_ERR_PARSE, "extras.morphkit.version"},
         {"\"morphkit\":{", "\"other\":{", MK_ERR_PARSE, "no extras.morphkit"},
         {"\"durations_us\":70000", "\"durations_us\":0", MK_ERR_PARSE, "durations_us"},
         {"\"durations_us\":70000", "\"durations_us\":7e99", MK_ERR_PARSE, "durations_us"},
@@ -1058,7 +1112,7 @@ static void test_misuse(void)
 
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
              MK_TEST(test_round_trip_generated), MK_TEST(test_reads_older_versions),
-             MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose), MK_TEST(test_no_texcoords),
+             MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose), MK_TEST(test_map_deltas), MK_TEST(test_no_texcoords),
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
              MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),
              MK_TEST(test_material_problems_are_warnings), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),

@@ -66,7 +66,7 @@ extern "C" {
  * refuse others (version 2: the base pose may be any frame, and the `v` /
  * `vn` maps are compact accessors named in the extras; version 3: members
  * that have their default value are left out). */
-#define MK_PACK_VERSION 3
+#define MK_PACK_VERSION 4
 
 /* Zero-initialized: quantized (KHR_mesh_quantization) with sparse targets
  * and a position error of at most 1e-4 of the unit's size.

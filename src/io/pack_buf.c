@@ -1,4 +1,5 @@
 /* Unit packer: the growing byte block the JSON and binary parts are built in. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +89,10 @@ void mk_pack_buf_json_string(mk_pack_buf *b, const char *s)
 void mk_pack_buf_number(mk_pack_buf *b, double v)
 {
     char text[40];
+    if (v == floor(v) && fabs(v) < 1e15) { /* a whole number: its digits ("90", not "9e+01") */
+        mk_pack_buf_printf(b, "%.0f", v);
+        return;
+    }
     /* The shortest text that reads back as the same number, so min/max
      * equal the data exactly (the validator compares them): a value that is
      * a float (times, the node's grid, colours) needs at most 9 digits, as

@@ -112,17 +112,19 @@ mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback
         size_t at = enc.size;
         mk_pack_buf_append(&enc, code, n);
         fallback = (fallback + 3) & ~(size_t)3;
-        mk_pack_buf_printf(out, "%s{\"buffer\":1,\"byteOffset\":%zu,\"byteLength\":%zu", i ? "," : "",
-                           fallback, padded);
+        mk_pack_buf_printf(out, "%s{\"buffer\":1", i ? "," : "");
+        if (fallback) /* 0: glTF's default, here and in the extension */
+            mk_pack_buf_printf(out, ",\"byteOffset\":%zu", fallback);
+        mk_pack_buf_printf(out, ",\"byteLength\":%zu", padded);
         if (v->stride)
             mk_pack_buf_printf(out, ",\"byteStride\":%u", v->stride);
         if (v->target)
             mk_pack_buf_printf(out, ",\"target\":%u", v->target);
-        mk_pack_buf_printf(out,
-                           ",\"extensions\":{\"EXT_meshopt_compression\":{\"buffer\":0,"
-                           "\"byteOffset\":%zu,\"byteLength\":%zu,\"byteStride\":%u,\"count\":%zu,"
-                           "\"mode\":\"%s\"}}}",
-                           at, n, stride, count, triangles ? "TRIANGLES" : "ATTRIBUTES");
+        mk_pack_buf_printf(out, ",\"extensions\":{\"EXT_meshopt_compression\":{\"buffer\":0");
+        if (at)
+            mk_pack_buf_printf(out, ",\"byteOffset\":%zu", at);
+        mk_pack_buf_printf(out, ",\"byteLength\":%zu,\"byteStride\":%u,\"count\":%zu,\"mode\":\"%s\"}}}",
+                           n, stride, count, triangles ? "TRIANGLES" : "ATTRIBUTES");
         fallback += padded;
     }
     mk_free(al, tmp, tmp_size);

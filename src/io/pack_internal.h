@@ -84,6 +84,7 @@ typedef struct mk_pack_writer {
     /* or the maps told by the base pose (pack_order.c): the permutation's
      * accessor, MK_PACK_ORDER_IDENTITY, or MK_NONE: not used */
     uint32_t obj_v_order, obj_vn_order;
+    bool map_deltas; /* the map accessors hold x_i - i (version 4's map_deltas) */
     bool failed; /* out of groups or memory */
 } mk_pack_writer;
 

@@ -25,12 +25,13 @@ typedef struct mesh_ctx {
     float nmax;         /* normals: 127 or 32767 (plain: 0) */
     uint8_t *bytes;     /* encoding scratch */
     size_t bytes_size;
-    int32_t *qa, *qb;   /* n * 3 each */
+    int32_t *qa, *qb;   /* qa: 2 n 3 (base normal grid, then scratch), qb: n 3 */
     float *fa, *fb;     /* n * 3 each */
     uint8_t *used;      /* n: a face uses the vertex */
     bool failed;        /* out of memory while encoding */
     bool compress;      /* the views will be meshopt-compressed */
     bool no_texcoords;  /* leave the texture coordinates out */
+    bool normal_targets; /* the targets carry NORMAL deltas (some normal moves) */
     mk_pack_stats *st;
 } mesh_ctx;
 
@@ -358,28 +359,68 @@ typedef struct mesh_ids {
     uint32_t position, normal, texcoord;
 } mesh_ids;
 
-/* A SCALAR accessor of count numbers in [0, top] (MK_NONE: the largest
- * code of the type, which top stays below) in the fewest bytes. */
+/* Writes x (cs bytes, little-endian) at d. */
+static void put_uint(uint8_t *d, uint32_t cs, uint32_t x)
+{
+    for (uint32_t b = 0; b < cs; b++)
+        d[b] = (uint8_t)(x >> (8 * b));
+}
+
+/* A map of count numbers (MK_NONE: the type's largest code; the type the
+ * narrowest that holds top and that code). With the writer's map_deltas
+ * (version 4) entry i holds (x_i - i) modulo the type's range, so a map
+ * that is mostly the identity is mostly zeros: those are written sparse
+ * (the entries that are not zero) when that is smaller, except under
+ * --compress, where runs of zeros already cost next to nothing. */
 static uint32_t put_map(mesh_ctx *m, const uint32_t *values, uint32_t count, uint32_t top)
 {
     const uint32_t ct = top < 255 ? MK_PACK_UNSIGNED_BYTE
                         : top < 65535 ? MK_PACK_UNSIGNED_SHORT
                                       : MK_PACK_UNSIGNED_INT;
     const uint32_t cs = component_size(ct);
-    if (!ensure_bytes(m, (size_t)count * cs)) {
+    const uint32_t none = ct == MK_PACK_UNSIGNED_BYTE    ? 255u
+                          : ct == MK_PACK_UNSIGNED_SHORT ? 65535u
+                                                         : UINT32_MAX;
+    const uint32_t rel = m->w->map_deltas ? 1 : 0; /* subtract i, or not */
+    uint32_t nnz = 0;
+    for (uint32_t i = 0; i < count; i++)
+        nnz += (((values[i] == MK_NONE ? none : values[i]) - rel * i) & none) != 0;
+    const uint32_t itype = count <= 256 ? MK_PACK_UNSIGNED_BYTE
+                           : count <= 65536 ? MK_PACK_UNSIGNED_SHORT
+                                            : MK_PACK_UNSIGNED_INT;
+    const uint32_t isize = component_size(itype);
+    mk_pack_accessor a = {MK_NONE, 0, ct, false, count, "SCALAR", 1, NULL, NULL, 0, 0, 0, 0, 0, 0};
+    /* a sparse object costs about 80 bytes of JSON more than a dense one */
+    const bool sparse = rel && !m->compress && (size_t)nnz * (isize + cs) + 80 < (size_t)count * cs;
+    if (!ensure_bytes(m, sparse ? (size_t)nnz * (isize > cs ? isize : cs) : (size_t)count * cs)) {
         m->failed = true;
         return MK_NONE;
     }
-    for (uint32_t i = 0; i < count; i++) {
-        const uint32_t none = ct == MK_PACK_UNSIGNED_BYTE    ? 255u
-                              : ct == MK_PACK_UNSIGNED_SHORT ? 65535u
-                                                             : UINT32_MAX;
-        uint32_t x = values[i] == MK_NONE ? none : values[i];
-        uint8_t *d = m->bytes + (size_t)i * cs;
-        for (uint32_t b = 0; b < cs; b++)
-            d[b] = (uint8_t)(x >> (8 * b));
+    if (sparse) {
+        if (nnz) {
+            uint32_t k = 0;
+            for (uint32_t i = 0; i < count; i++)
+                if ((((values[i] == MK_NONE ? none : values[i]) - rel * i) & none) != 0)
+                    put_uint(m->bytes + (size_t)isize * k++, isize, i);
+            a.sparse_indices_view = mk_pack_add_view(m->w, MK_PACK_KIND_SPARSE_INDEX, m->bytes,
+                                                     (size_t)isize * nnz, 0, 0, isize,
+                                                     &a.sparse_indices_offset);
+            k = 0;
+            for (uint32_t i = 0; i < count; i++) {
+                uint32_t d = ((values[i] == MK_NONE ? none : values[i]) - rel * i) & none;
+                if (d)
+                    put_uint(m->bytes + (size_t)cs * k++, cs, d);
+            }
+            a.sparse_values_view = mk_pack_add_view(m->w, MK_PACK_KIND_MAP, m->bytes,
+                                                    (size_t)cs * nnz, 0, 0, cs,
+                                                    &a.sparse_values_offset);
+            a.sparse_count = nnz;
+            a.sparse_index_type = itype;
+        }
+        return mk_pack_add_accessor(m->w, &a);
     }
-    mk_pack_accessor a = {0, 0, ct, false, count, "SCALAR", 1, NULL, NULL, 0, 0, 0, 0, 0, 0};
+    for (uint32_t i = 0; i < count; i++)
+        put_uint(m->bytes + (size_t)i * cs, cs, ((values[i] == MK_NONE ? none : values[i]) - rel * i) & none);
     a.view = mk_pack_add_view(m->w, MK_PACK_KIND_MAP, m->bytes, (size_t)count * cs, 0, 0, cs,
                               &a.byte_offset);
     return mk_pack_add_accessor(m->w, &a);
@@ -497,6 +538,18 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
     for (uint32_t v = 0; identity && v < n; v++)
         identity = u->source_index[v] == v;
     m->w->obj_v = m->w->obj_vn = m->w->obj_v_order = m->w->obj_vn_order = MK_NONE;
+    /* maps that are mostly the identity (the first-use order of a regular
+     * mesh: all but its first ring) are stored as deltas from it; others,
+     * a permutation the codec's own delta coding handles better, as they are */
+    uint32_t fixed = 0, entries = n;
+    for (uint32_t v = 0; v < n; v++)
+        fixed += u->source_index[v] == v;
+    if (s->normals && u->normal_count) {
+        entries += u->normal_count;
+        for (uint32_t j = 0; j < u->normal_count; j++)
+            fixed += u->normal_vertex[j] == j;
+    }
+    m->w->map_deltas = 2 * (size_t)fixed >= entries;
     if (!identity) {
         /* the base positions as written: grid values or float bits */
         const void *pos = m->qpos ? (const void *)m->qb : (const void *)mk_frame_set_positions(s, m->base);
@@ -564,6 +617,40 @@ static mk_status put_primitive_indices(mesh_ctx *m, const mk_pack_materials *mat
     return m->failed ? MK_ERR_OUT_OF_MEMORY : MK_OK;
 }
 
+/* Whether any of the target frames' normals differs from the base's as
+ * stored (the grid values, or the exact float delta's bits). When none
+ * does, the targets carry no NORMAL at all: a viewer keeps the base
+ * normals, morphkit adds a zero delta (the same sums). Left out of only
+ * some targets, a NORMAL would be read by three.js as the base normal
+ * itself instead of a zero delta, so it is all or nothing. */
+static bool normals_move(mesh_ctx *m, const uint32_t *target_frame, uint32_t targets,
+                         const float *nbase)
+{
+    const size_t n3 = 3 * (size_t)m->n;
+    for (uint32_t t = 0; m->s->normals && t < targets; t++) {
+        uint32_t f = target_frame[t];
+        if (m->plain) {
+            const float *nf = mk_frame_set_normals(m->s, f);
+            for (uint32_t v = 0; v < m->n; v++) {
+                float a[3];
+                fix_normal(nf + 3 * (size_t)v, a);
+                for (int c = 0; c < 3; c++) {
+                    float d = exact_delta(nbase[3 * (size_t)v + c], a[c]);
+                    if (d != 0.0f || signbit(d))
+                        return true;
+                }
+            }
+        } else {
+            int32_t *q = m->qa + n3; /* qa: the base grid values */
+            quantize_normals(m, f, q);
+            for (size_t i = 0; i < n3; i++)
+                if (q[i] != m->qa[i])
+                    return true;
+        }
+    }
+    return false;
+}
+
 /* Target t (frame f): POSITION and NORMAL deltas. Returns the accessors. */
 static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *pos,
                          uint32_t *nrm)
@@ -599,7 +686,9 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
     if (!s->normals)
         return;
     float *d = m->fa;
-    if (m->plain) {
+    if (!m->normal_targets) {
+        memset(d, 0, n3 * sizeof *d);
+    } else if (m->plain) {
         const float *nf = mk_frame_set_normals(s, f);
         for (uint32_t v = 0; v < m->n; v++) {
             float a[3];
@@ -785,6 +874,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
         mk_pack_buf_printf(&shared, ",\"TEXCOORD_0\":%u", id.texcoord);
     mk_pack_buf_append(&shared, "}", 1);
     size_t attributes_end = shared.size;
+    m.normal_targets = normals_move(&m, target_frame, targets, nbase);
     for (uint32_t t = 0; t < targets; t++) {
         uint32_t pos, nrm;
         write_target(&m, target_frame[t], nbase, &pos, &nrm);
@@ -803,7 +893,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     for (uint32_t p = 0; p < prims; p++) {
         mk_pack_buf_append(b, ",", p ? 1 : 0);
         mk_pack_buf_append(b, shared.data, attributes_end);
-        mk_pack_buf_printf(b, ",\"indices\":%u,\"mode\":4", prim_ids[p]);
+        mk_pack_buf_printf(b, ",\"indices\":%u", prim_ids[p]); /* mode: 4 (triangles), the default */
         if (mats && mats->count && mats->prim_material[p] != MK_NONE)
             mk_pack_buf_printf(b, ",\"material\":%u", mats->prim_material[p]);
         mk_pack_buf_append(b, shared.data + attributes_end, shared.size - attributes_end);

@@ -86,6 +86,7 @@ typedef struct packed {
     uint32_t vertices, targets, frames;
     uint32_t version;
     uint32_t obj_v, obj_vn; /* accessors or MK_NONE */
+    bool map_deltas;        /* version 4: map entry i holds x_i - i */
     uint32_t *frame_target;
     const struct mk_gltf_json_value *x; /* extras.morphkit */
     bool transform; /* the node moves the mesh: positions are on a grid */
@@ -165,6 +166,24 @@ static mk_status map_accessor(mk_pack_reader *r, const packed *p, const char *ke
 
 static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accessor, float *out, size_t n);
 
+/* Reads map accessor acc's count numbers into out; with version 4's
+ * map_deltas entry i holds (x_i - i) modulo the type's range (pack_mesh.c
+ * put_map), so i is added back. */
+static mk_status read_map(mk_pack_reader *r, const packed *p, uint32_t acc, uint32_t *out,
+                          uint32_t count)
+{
+    mk_status s = mk_gltf_accessor_read_index(p->g, acc, out, count, r->err);
+    if (s != MK_OK || !p->map_deltas)
+        return s;
+    const mk_gltf_component_type ct = p->g->accessors[acc].component_type;
+    const uint32_t mask = ct == MK_GLTF_UNSIGNED_BYTE    ? 255u
+                          : ct == MK_GLTF_UNSIGNED_SHORT ? 65535u
+                                                         : UINT32_MAX;
+    for (uint32_t i = 0; i < count; i++)
+        out[i] = (out[i] + i) & mask;
+    return MK_OK;
+}
+
 /* Version 3's maps told by the base pose (pack_order.c): extras.morphkit.
  * <key>_order is true (the classes in order) or the accessor of their
  * permutation. A `v` map gives each vertex the `v` of its class (out: n
@@ -204,7 +223,7 @@ static mk_status read_order(mk_pack_reader *r, packed *p, const mk_allocator *al
         for (uint32_t c = 0; c < count; c++)
             perm[c] = c;
     } else if (s == MK_OK && (s = map_accessor(r, p, name, count, &acc)) == MK_OK) {
-        s = mk_gltf_accessor_read_index(p->g, acc, perm, count, r->err);
+        s = read_map(r, p, acc, perm, count);
         memset(seen, 0, (size_t)count * sizeof(uint32_t));
         for (uint32_t c = 0; s == MK_OK && c < count; c++) {
             if (perm[c] >= count || seen[perm[c]])
@@ -247,7 +266,7 @@ static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t
                                "absent (the identity) but position_count is not the vertex count");
         for (uint32_t v = 0; v < n; v++)
             u->source_index[v] = v;
-    } else if ((s = mk_gltf_accessor_read_index(p->g, acc, u->source_index, n, r->err)) != MK_OK) {
+    } else if ((s = read_map(r, p, acc, u->source_index, n)) != MK_OK) {
         return s;
     }
     /* scratch: one flag per `v` */
@@ -286,8 +305,7 @@ static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t
             u->normal_vertex[j] = j;
         return MK_OK;
     }
-    if ((s = mk_gltf_accessor_read_index(p->g, acc, u->normal_vertex, u->normal_count,
-                                         r->err)) != MK_OK)
+    if ((s = read_map(r, p, acc, u->normal_vertex, u->normal_count)) != MK_OK)
         return s;
     const mk_gltf_component_type ct = p->g->accessors[acc].component_type;
     const uint32_t none = ct == MK_GLTF_UNSIGNED_BYTE    ? 255u
@@ -754,6 +772,11 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
     }
     p.obj_v = attribute(r, "_OBJ_V", g->accessor_count);
     p.obj_vn = attribute(r, "_OBJ_VN", g->accessor_count);
+    const mk_gltf_json_value *md = mk_gltf_json_get(r->doc, x, "map_deltas");
+    if (md && (p.version < 4 || (!mk_gltf_json_is(md, MK_GLTF_JSON_TRUE) &&
+                                 !mk_gltf_json_is(md, MK_GLTF_JSON_FALSE))))
+        return mk_pack_bad(r, "map_deltas", MK_NONE, "not true/false (version 4)");
+    p.map_deltas = mk_gltf_json_is(md, MK_GLTF_JSON_TRUE);
     if ((s = mk_pack_get_string(r, al, x, "unit", "", true, &u->name)) != MK_OK ||
         (s = mk_pack_get_u32(r, x, "position_count", "", &u->position_count)) != MK_OK ||
         (s = mk_pack_get_u32(r, x, "normal_count", "", &u->normal_count)) != MK_OK)

@@ -98,13 +98,17 @@ uint32_t mk_pack_add_accessor(mk_pack_writer *w, const mk_pack_accessor *a)
         }
         mk_pack_buf_append(b, "]", 1);
     }
-    if (a->sparse_count)
-        mk_pack_buf_printf(b,
-                           ",\"sparse\":{\"count\":%u,\"indices\":{\"bufferView\":%u,"
-                           "\"byteOffset\":%zu,\"componentType\":%u},\"values\":{"
-                           "\"bufferView\":%u,\"byteOffset\":%zu}}",
-                           a->sparse_count, a->sparse_indices_view, a->sparse_indices_offset,
-                           a->sparse_index_type, a->sparse_values_view, a->sparse_values_offset);
+    if (a->sparse_count) { /* byteOffset 0 is glTF's default */
+        mk_pack_buf_printf(b, ",\"sparse\":{\"count\":%u,\"indices\":{\"bufferView\":%u",
+                           a->sparse_count, a->sparse_indices_view);
+        if (a->sparse_indices_offset)
+            mk_pack_buf_printf(b, ",\"byteOffset\":%zu", a->sparse_indices_offset);
+        mk_pack_buf_printf(b, ",\"componentType\":%u},\"values\":{\"bufferView\":%u",
+                           a->sparse_index_type, a->sparse_values_view);
+        if (a->sparse_values_offset)
+            mk_pack_buf_printf(b, ",\"byteOffset\":%zu", a->sparse_values_offset);
+        mk_pack_buf_append(b, "}}", 2);
+    }
     mk_pack_buf_append(b, "}", 1);
     return w->accessor_count++;
 }
@@ -301,6 +305,10 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_mate
     if (w->obj_vn != MK_NONE)
         mk_pack_buf_printf(b, ",\"obj_vn\":%u", w->obj_vn);
     const uint32_t order[2] = {w->obj_v_order, w->obj_vn_order};
+    if (w->map_deltas &&
+        (w->obj_v != MK_NONE || w->obj_vn != MK_NONE || (order[0] != MK_NONE && order[0] != MK_PACK_ORDER_IDENTITY) ||
+         (order[1] != MK_NONE && order[1] != MK_PACK_ORDER_IDENTITY)))
+        mk_pack_buf_append(b, ",\"map_deltas\":true", 18);
     for (int k = 0; k < 2; k++) {
         if (order[k] == MK_PACK_ORDER_IDENTITY)
             mk_pack_buf_printf(b, ",\"%s\":true", k ? "obj_vn_order" : "obj_v_order");

@@ -222,8 +222,31 @@ function materialUnit() {
   fs.writeFileSync(path.join(dir, 'animation.cfg'), 'Interpolation Walk smooth\n');
   return dir;
 }
+// A regular grid (5 x 5 vertices, quads row by row, a normal per vertex):
+// its vertices' first-use order is the `v` order except in the first two
+// rows, so pack stores its maps as deltas from the identity (map_deltas,
+// sparse in the uncompressed forms).
+function gridUnit() {
+  const dir = path.join(tmp, 'grid');
+  fs.mkdirSync(dir);
+  for (let k = 1; k <= 3; k++) {
+    let s = '';
+    for (let r = 0; r < 5; r++)
+      for (let c = 0; c < 5; c++) s += `v ${c} ${r} ${(0.1 * k * Math.sin(c + r)).toFixed(4)}\n`;
+    for (let r = 0; r < 5; r++)
+      for (let c = 0; c < 5; c++) s += `vn 0 ${(0.1 * k * Math.cos(c + 2 * r)).toFixed(4)} 1\n`;
+    for (let r = 0; r < 4; r++)
+      for (let c = 0; c < 4; c++) {
+        const a = r * 5 + c + 1, b = a + 5;
+        s += `f ${a}//${a} ${b}//${b} ${b + 1}//${b + 1} ${a + 1}//${a + 1}\n`;
+      }
+    fs.writeFileSync(path.join(dir, `Wave_${k}.obj`), s);
+  }
+  return dir;
+}
 const units = [
   materialUnit(),
+  gridUnit(),
   path.join(src, 'assets', 'demo', 'knight'),
   path.join(src, 'assets', 'demo', 'wing'),
   variant('wing_smooth', 'wing', '\nInterpolation Flap smooth\nInterpolation Beat step\n'),
@@ -255,10 +278,18 @@ for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2], ['--compress', 3
   // identity), or told by the base pose (obj_v_order / obj_vn_order): the
   // distinct base elements numbered in order of first use, then permuted
   const x = gltf.userData.morphkit;
-  const accessor = async (i) => (await gltf.parser.getDependency('accessor', i));
+  checks++;
+  if (path.basename(dir) === 'grid' && !(x.map_deltas && [x.obj_v, x.obj_vn, x.obj_v_order, x.obj_vn_order].some(Number.isInteger)))
+    fail(`${path.basename(glb)}: the grid's maps are not stored as deltas (map_deltas)`);
+  // with map_deltas (version 4) a map's entry i holds (x_i - i) modulo its type's range
+  const range = (a) => (a.array instanceof Uint8Array ? 256 : a.array instanceof Uint16Array ? 65536 : 4294967296);
+  const accessor = async (i) => {
+    const a = await gltf.parser.getDependency('accessor', i);
+    return x.map_deltas ? { array: a.array, getX: (k) => (a.getX(k) + k) % range(a) } : a;
+  };
   let objV = x.obj_v === undefined ? null : await accessor(x.obj_v);
   let objVn = x.obj_vn === undefined ? null : await accessor(x.obj_vn);
-  let vnNone = objVn ? (objVn.array instanceof Uint8Array ? 255 : objVn.array instanceof Uint16Array ? 65535 : 4294967295) : -1;
+  let vnNone = objVn ? range(objVn) - 1 : -1;
   const firstUses = (attr) => {
     const key = (v) => [attr.getX(v), attr.getY(v), attr.getZ(v)].map((c) => (Object.is(c, -0) ? '-0' : String(c))).join(',');
     const classes = new Map(), classOf = [], first = [];
