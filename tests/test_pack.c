@@ -883,6 +883,46 @@ static void check_bad_cases(const void *glb, size_t size, const bad_case *cases,
     }
 }
 
+/* An index list may be a sparse accessor (the glTF reader checks dense
+ * ones only): one pointing past the vertices is refused, not read. Found
+ * by fuzzing: a primitive's indices swapped for a sparse map accessor. */
+static void test_sparse_index_list(void)
+{
+    const char *d = mk_fx_dir("pack_sparse_indices");
+    for (int k = 1; k <= 2; k++) {
+        char file[32], text[4096], *t = text;
+        snprintf(file, sizeof file, "Wave_%d.obj", k);
+        for (int r = 0; r < 12; r++)
+            for (int c = 0; c < 12; c++)
+                t += sprintf(t, "v %d %d %.2f\n", c, r, 0.1 * k * ((c + r) % 3));
+        for (int r = 0; r < 11; r++)
+            for (int c = 0; c < 11; c++) {
+                int a = r * 12 + c + 1, b = a + 12;
+                t += sprintf(t, "f %d %d %d %d\n", a, b, b + 1, a + 1);
+            }
+        mk_fx_write(d, file, text);
+    }
+    mk_unit *u = load(d);
+    void *data = NULL;
+    size_t size = 0;
+    mk_error e;
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
+    /* accessor 1 is the `v` map, sparse (its deltas from the identity) */
+    CHECK(data && json_has(data, size, "\"indices\":2"));
+    CHECK(data && json_has(data, size, "\"map_deltas\":true"));
+    size_t n = 0;
+    uint8_t *bad = data ? edit_json(data, size, "\"indices\":2", "\"indices\":1", &n) : NULL;
+    mk_unit *b = NULL;
+    if (bad) {
+        CHECK_EQ_INT(mk_unit_parse_packed(bad, n, "bad.glb", NULL, &b, &e), MK_ERR_RANGE);
+        CHECK_CONTAINS(e.message, "not below the vertex count");
+        CHECK(b == NULL);
+    }
+    free(bad);
+    mk_free(NULL, data, size);
+    mk_unit_destroy(u);
+}
+
 static void test_malformed_extras(void)
 {
     mk_unit *u = load(make_gen_unit("pack_bad", false));
@@ -1112,7 +1152,7 @@ static void test_misuse(void)
 
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
              MK_TEST(test_round_trip_generated), MK_TEST(test_reads_older_versions),
-             MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose), MK_TEST(test_map_deltas), MK_TEST(test_no_texcoords),
+             MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose), MK_TEST(test_map_deltas), MK_TEST(test_sparse_index_list), MK_TEST(test_no_texcoords),
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
              MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),
              MK_TEST(test_material_problems_are_warnings), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),

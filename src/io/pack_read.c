@@ -635,8 +635,14 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     for (size_t i = 1; s->texcoords && i < 2 * (size_t)p->vertices; i += 2)
         s->texcoords[i] = 1.0f - s->texcoords[i]; /* glTF's v runs down, OBJ's up */
     memset(used, 0, (size_t)p->vertices * sizeof(uint32_t));
-    for (uint32_t i = 0; i < s->index_count; i++)
+    for (uint32_t i = 0; i < s->index_count; i++) {
+        /* the glTF reader checks dense index lists only: a sparse one here */
+        if (s->indices[i] >= p->vertices)
+            return mk_error_set(r->err, MK_ERR_RANGE, r->file, 0,
+                                "index %u (of %u) is %u, not below the vertex count %u", i,
+                                s->index_count, s->indices[i], p->vertices);
         used[s->indices[i]] = 1;
+    }
     uint32_t unused = 0;
     for (uint32_t v = 0; v < p->vertices; v++)
         unused += !used[v];
