@@ -96,6 +96,10 @@ mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback
                 memcpy(&x, data + k * stride, stride);
                 idx[k] = x;
             }
+            /* EXT_meshopt_compression's triangle stream is version 1 (header
+               0xe1); meshoptimizer 0.18 writes version 0 unless told, and the
+               setting is the library's one global: set it each time */
+            meshopt_encodeIndexVersion(1);
             n = meshopt_encodeIndexBuffer(code, code_size, idx, count);
         } else {
             memcpy(tmp, data, v->length);

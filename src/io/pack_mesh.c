@@ -886,9 +886,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     if (targets)
         mk_pack_buf_append(&shared, "]", 1);
     mk_pack_buf *b = &w->meshes;
-    mk_pack_buf_printf(b, "{\"name\":");
-    mk_pack_buf_json_string(b, u->name);
-    mk_pack_buf_append(b, ",\"primitives\":[", 15);
+    mk_pack_buf_append(b, "{\"primitives\":[", 15); /* the unit's name is the node's */
     const uint32_t prims = mats && mats->count ? mats->prim_count : 1;
     for (uint32_t p = 0; p < prims; p++) {
         mk_pack_buf_append(b, ",", p ? 1 : 0);
