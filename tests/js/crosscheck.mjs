@@ -262,7 +262,24 @@ for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2], ['--compress', 3
   // the summary's "max error" column: the largest position error of the pack
   const maxError = Number(table.trim().split('\n').pop().trim().split(/\s+/).at(-2));
   const posTol = 2 * maxError + 1e-5;
-  const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(glb)), { uri: glb });
+  const bytes = fs.readFileSync(glb);
+  const report = await validator.validateBytes(new Uint8Array(bytes), { uri: glb });
+  // meshopt streams have the headers EXT_meshopt_compression specifies
+  // (the validator does not decode them): 0xa0 for ATTRIBUTES, 0xe1 for
+  // TRIANGLES (version 1)
+  {
+    const jsonLength = bytes.readUInt32LE(12), bin = 20 + jsonLength + 8;
+    const doc = JSON.parse(bytes.subarray(20, 20 + jsonLength).toString('utf8'));
+    for (const [i, v] of (doc.bufferViews || []).entries()) {
+      const m = v.extensions && v.extensions.EXT_meshopt_compression;
+      if (!m) continue;
+      checks++;
+      const want = m.mode === 'TRIANGLES' ? 0xe1 : m.mode === 'ATTRIBUTES' ? 0xa0 : 0xd1;
+      const got = bytes[bin + (m.byteOffset || 0)];
+      if (got !== want)
+        fail(`${path.basename(glb)}: bufferViews[${i}] (${m.mode}) starts with 0x${got.toString(16)}, not 0x${want.toString(16)}`);
+    }
+  }
   checks++;
   if (report.issues.numErrors !== 0 || report.issues.numWarnings !== 0)
     fail(`gltf-validator: ${path.basename(glb)}: ${report.issues.numErrors} errors, ` +
