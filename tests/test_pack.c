@@ -501,6 +501,55 @@ static void test_map_deltas(void)
         }
 }
 
+/* Normals that never move (a limb that bends at flat faces, a unit moved
+ * whole): no target carries NORMAL, in every form, and the frames read
+ * back with the folder's normals; with normals that move, every target
+ * has NORMAL (all or nothing). The small unit's second triangle is one
+ * meshopt's triangle codec would start at another corner: compressed, its
+ * indices go through the sequence codec and read back as they were. */
+static void test_static_normals_no_normal_targets(void)
+{
+    const char *d = mk_fx_dir("pack_static_normals");
+    for (int k = 1; k <= 3; k++) {
+        char file[32], text[512];
+        snprintf(file, sizeof file, "Slide_%d.obj", k);
+        snprintf(text, sizeof text,
+                 "v %.1f 0 0\nv %.1f 0 0\nv %.1f 1 0\nv %.1f 1 0\nvn 0 0.6 0.8\n"
+                 "f 1//1 2//1 3//1\nf 2//1 4//1 3//1\n",
+                 0.1 * k, 1 + 0.1 * k, 0.1 * k, 1 + 0.2 * k);
+        mk_fx_write(d, file, text);
+    }
+    const char *units[] = {d, MK_TEST_SOURCE_DIR "/assets/demo/knight"};
+    for (int i = 0; i < 2; i++)
+        for (int form = 0; form < 3; form++) {
+            mk_unit *u = load(units[i]);
+            mk_pack_options o = {0};
+            o.plain = form == 1;
+            o.compress = form == 2;
+            void *data = NULL;
+            size_t size = 0;
+            mk_pack_stats st;
+            mk_unit *b = u ? pack_and_read(u, &o, &data, &size, &st) : NULL;
+            CHECK(data && json_has(data, size, "{\"POSITION\":"));
+            CHECK(data && json_has(data, size, "{\"POSITION\":") &&
+                  json_has(data, size, ",\"NORMAL\":") /* the base's */);
+            /* a target's NORMAL follows its POSITION: `{"POSITION":5,"NORMAL":6}` */
+            bool target_normal = false;
+            for (uint32_t a = 0; data && a < 64 && !target_normal; a++) {
+                char key[48];
+                snprintf(key, sizeof key, "{\"POSITION\":%u,\"NORMAL\":", a);
+                target_normal = json_has(data, size, key) && a > 0;
+            }
+            CHECK(target_normal == (i == 1));
+            if (u && b) /* within the errors pack reports; the same indices (corners too) */
+                check_same_unit(u, b, st.max_position_error, st.max_normal_error + 1e-7,
+                                o.plain ? 1.2e-7 : 0.5 / 65535 + 1.2e-7);
+            mk_unit_destroy(b);
+            mk_free(NULL, data, size);
+            mk_unit_destroy(u);
+        }
+}
+
 static const char *make_material_unit(const char *name, const char *mtl);
 
 /* no_texcoords: the same unit without texture coordinates, and smaller by
@@ -1152,7 +1201,7 @@ static void test_misuse(void)
 
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
              MK_TEST(test_round_trip_generated), MK_TEST(test_reads_older_versions),
-             MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose), MK_TEST(test_map_deltas), MK_TEST(test_sparse_index_list), MK_TEST(test_no_texcoords),
+             MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose), MK_TEST(test_map_deltas), MK_TEST(test_static_normals_no_normal_targets), MK_TEST(test_sparse_index_list), MK_TEST(test_no_texcoords),
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
              MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),
              MK_TEST(test_material_problems_are_warnings), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),

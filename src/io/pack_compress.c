@@ -2,7 +2,8 @@
  * libmeshoptimizer-dev).
  *
  * Every bufferView is encoded: the triangle index buffer with the index
- * codec (mode TRIANGLES), everything else with the vertex codec (mode
+ * codec (mode TRIANGLES; mode INDICES where that would turn a triangle to
+ * start at another corner), everything else with the vertex codec (mode
  * ATTRIBUTES), whose element size must be a multiple of 4: a view whose
  * element is not (sparse values of 6 or 3 bytes, byte weights, 16-bit sparse
  * indices) is encoded in elements of the least common multiple with 4, its
@@ -65,11 +66,14 @@ mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback
                 vertices = x + 1 > vertices ? x + 1 : vertices;
             }
             bound = meshopt_encodeIndexBufferBound(count, vertices);
+            size_t seq = meshopt_encodeIndexSequenceBound(count, vertices);
+            bound = seq > bound ? seq : bound;
         } else {
             bound = meshopt_encodeVertexBufferBound(count, stride);
         }
-        /* the decoded layout, zero-padded; indices as 32-bit for the encoder */
-        size_t need = triangles ? count * 4 : padded;
+        /* the decoded layout, zero-padded; indices as 32-bit for the encoder,
+           then as decoded again */
+        size_t need = triangles ? 2 * count * 4 : padded;
         if (need > tmp_size) {
             uint8_t *p = mk_realloc(al, tmp, tmp_size, need);
             if (!p) {
@@ -89,6 +93,7 @@ mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback
             code_size = bound;
         }
         size_t n;
+        bool sequence = false;
         if (triangles) {
             uint32_t *idx = (uint32_t *)tmp;
             for (size_t k = 0; k < count; k++) {
@@ -101,6 +106,15 @@ mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback
                setting is the library's one global: set it each time */
             meshopt_encodeIndexVersion(1);
             n = meshopt_encodeIndexBuffer(code, code_size, idx, count);
+            /* The triangle codec may start a triangle at another corner (the
+               same triangle, facing the same way); the unit keeps its own
+               corners, so then the order-keeping sequence codec (mode
+               INDICES, version 1: header 0xd1) is used instead. */
+            uint32_t *back = idx + count;
+            sequence = n == 0 || meshopt_decodeIndexBuffer(back, count, 4, code, n) != 0 ||
+                       memcmp(back, idx, count * 4) != 0;
+            if (sequence)
+                n = meshopt_encodeIndexSequence(code, code_size, idx, count);
         } else {
             memcpy(tmp, data, v->length);
             memset(tmp + v->length, 0, padded - v->length);
@@ -128,7 +142,8 @@ mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback
         if (at)
             mk_pack_buf_printf(out, ",\"byteOffset\":%zu", at);
         mk_pack_buf_printf(out, ",\"byteLength\":%zu,\"byteStride\":%u,\"count\":%zu,\"mode\":\"%s\"}}}",
-                           n, stride, count, triangles ? "TRIANGLES" : "ATTRIBUTES");
+                           n, stride, count,
+                           sequence ? "INDICES" : triangles ? "TRIANGLES" : "ATTRIBUTES");
         fallback += padded;
     }
     mk_free(al, tmp, tmp_size);
