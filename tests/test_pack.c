@@ -541,6 +541,9 @@ static void test_static_normals_no_normal_targets(void)
                 target_normal = json_has(data, size, key) && a > 0;
             }
             CHECK(target_normal == (i == 1));
+            /* its second triangle turned by the codec, and turned back */
+            if (i == 0)
+                CHECK(data && json_has(data, size, "\"index_turns\":") == (form == 2));
             if (u && b) /* within the errors pack reports; the same indices (corners too) */
                 check_same_unit(u, b, st.max_position_error, st.max_normal_error + 1e-7,
                                 o.plain ? 1.2e-7 : 0.5 / 65535 + 1.2e-7);
@@ -968,6 +971,17 @@ static void test_sparse_index_list(void)
         CHECK(b == NULL);
     }
     free(bad);
+    /* index_turns that is not one byte per triangle, or not an accessor */
+    if (data) {
+        static const bad_case turns[] = {
+            {"\"map_deltas\":true", "\"map_deltas\":true,\"index_turns\":0", MK_ERR_PARSE,
+             "index_turns: not one unsigned byte per triangle"},
+            {"\"map_deltas\":true", "\"map_deltas\":true,\"index_turns\":-1", MK_ERR_PARSE,
+             "index_turns: not an accessor"},
+            {"\"map_deltas\":true", "\"map_deltas\":1", MK_ERR_PARSE, "map_deltas: not true/false"},
+        };
+        check_bad_cases(data, size, turns, sizeof turns / sizeof turns[0]);
+    }
     mk_free(NULL, data, size);
     mk_unit_destroy(u);
 }

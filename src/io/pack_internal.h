@@ -85,6 +85,7 @@ typedef struct mk_pack_writer {
      * accessor, MK_PACK_ORDER_IDENTITY, or MK_NONE: not used */
     uint32_t obj_v_order, obj_vn_order;
     bool map_deltas; /* the map accessors hold x_i - i (version 4's map_deltas) */
+    uint32_t index_turns; /* accessor of the triangles' corner turns, or MK_NONE */
     bool failed; /* out of groups or memory */
 } mk_pack_writer;
 

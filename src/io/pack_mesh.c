@@ -6,6 +6,7 @@
  * arithmetic (mk_pack_dequantize, the glTF reader's normalized-integer
  * decoding, mk_pack_normalize3), so it is the error a morphkit reader gets. */
 #include <math.h>
+#include <meshoptimizer.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,10 @@ typedef struct mesh_ctx {
     bool compress;      /* the views will be meshopt-compressed */
     bool no_texcoords;  /* leave the texture coordinates out */
     bool normal_targets; /* the targets carry NORMAL deltas (some normal moves) */
+    uint8_t *turns;     /* compressed: per triangle (primitives in order), how far
+                           meshopt's triangle codec turns its corners (0-2) */
+    uint32_t turned;    /* triangles written so far; any turn: turns are kept */
+    bool any_turn;
     mk_pack_stats *st;
 } mesh_ctx;
 
@@ -569,10 +574,56 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
     return MK_OK;
 }
 
-/* An index accessor over count indices (16-bit below 65537 vertices), in a
- * view of its own (kind). */
-static uint32_t put_indices(mesh_ctx *m, uint32_t kind, const uint32_t *idx, size_t count)
+/* meshopt's triangle codec may start a triangle at another corner (the same
+ * triangle, facing the same way). Under --compress each index list is
+ * stored as the codec gives it back, so that encoding it again changes
+ * nothing, and how far each triangle turned goes to m->turns (its 0-2,
+ * kept in extras.morphkit.index_turns when any is not 0), so the reader
+ * puts the unit's own corners back. idx is replaced by the turned list;
+ * false (and idx as it was) when the codec's output does not settle (then
+ * pack_compress.c falls back to the order-keeping sequence codec). */
+static bool settle_turns(mesh_ctx *m, uint32_t *idx, size_t count)
 {
+    const mk_allocator *al = m->w->allocator;
+    size_t vertices = m->n, bound = meshopt_encodeIndexBufferBound(count, vertices);
+    uint8_t *code = mk_alloc(al, bound);
+    uint32_t *back = mk_alloc(al, 2 * count * sizeof *back + 4);
+    bool ok = code && back;
+    for (int round = 0; ok && round < 2; round++) { /* encode, then once more to check */
+        const uint32_t *in = round ? back : idx;
+        meshopt_encodeIndexVersion(1); /* pack_compress.c: the version the extension names */
+        size_t n = meshopt_encodeIndexBuffer(code, bound, in, count);
+        ok = n && meshopt_decodeIndexBuffer(back + (round ? count : 0), count, 4, code, n) == 0;
+    }
+    ok = ok && memcmp(back, back + count, count * sizeof *back) == 0;
+    for (size_t t = 0; ok && t < count / 3; t++) {
+        const uint32_t *a = idx + 3 * t, *b = back + 3 * t;
+        int turn = 0;
+        while (turn < 3 && !(b[0] == a[turn] && b[1] == a[(turn + 1) % 3] && b[2] == a[(turn + 2) % 3]))
+            turn++;
+        ok = turn < 3;
+        m->turns[m->turned + t] = (uint8_t)turn;
+        m->any_turn |= turn != 0;
+    }
+    if (ok)
+        memcpy(idx, back, count * sizeof *idx);
+    else if (code && back)
+        memset(m->turns + m->turned, 0, count / 3);
+    m->turned += (uint32_t)(count / 3);
+    if (!code || !back)
+        m->failed = true;
+    mk_free(al, code, bound);
+    mk_free(al, back, 2 * count * sizeof *back + 4);
+    return ok;
+}
+
+/* An index accessor over count indices (16-bit below 65537 vertices), in a
+ * view of its own (kind); under --compress turned as the codec turns it
+ * (settle_turns: idx is then changed). */
+static uint32_t put_indices(mesh_ctx *m, uint32_t kind, uint32_t *idx, size_t count)
+{
+    if (m->turns)
+        settle_turns(m, idx, count);
     const bool small = m->n <= 65536;
     size_t ib = count * (small ? 2 : 4);
     if (!ensure_bytes(m, ib ? ib : 1))
@@ -594,13 +645,15 @@ static mk_status put_primitive_indices(mesh_ctx *m, const mk_pack_materials *mat
                                        uint32_t *ids)
 {
     const mk_frame_set *s = m->s;
-    if (!mats || !mats->count) {
-        ids[0] = put_indices(m, MK_PACK_KIND_INDEX, s->indices, s->index_count);
-        return m->failed ? MK_ERR_OUT_OF_MEMORY : MK_OK;
-    }
     uint32_t *idx = mk_alloc(m->w->allocator, (size_t)s->index_count * sizeof *idx);
     if (!idx)
         return MK_ERR_OUT_OF_MEMORY;
+    if (!mats || !mats->count) {
+        memcpy(idx, s->indices, (size_t)s->index_count * sizeof *idx);
+        ids[0] = put_indices(m, MK_PACK_KIND_INDEX, idx, s->index_count);
+        mk_free(m->w->allocator, idx, (size_t)s->index_count * sizeof *idx);
+        return m->failed ? MK_ERR_OUT_OF_MEMORY : MK_OK;
+    }
     for (uint32_t p = 0; p < mats->prim_count; p++) {
         size_t n = 0, t = 0;
         for (uint32_t r = 0; r < mats->run_count; r++) {
@@ -861,9 +914,21 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     }
 
     uint32_t prim_ids[MK_PACK_MAX_MATERIALS + 1];
+    const size_t tri_count = s->index_count / 3;
+    w->index_turns = MK_NONE;
+    if (m.compress && !(m.turns = mk_alloc(al, tri_count + 1))) {
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+        goto done;
+    }
     if (put_primitive_indices(&m, mats, prim_ids) != MK_OK) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
+    }
+    if (m.any_turn) { /* the corners' turns, one byte a triangle (nearly all 0) */
+        mk_pack_accessor a = {0, 0, MK_PACK_UNSIGNED_BYTE, false, (uint32_t)tri_count, "SCALAR",
+                              1, NULL, NULL, 0, 0, 0, 0, 0, 0};
+        a.view = mk_pack_add_view(w, MK_PACK_KIND_MAP, m.turns, tri_count, 0, 0, 1, &a.byte_offset);
+        w->index_turns = mk_pack_add_accessor(w, &a);
     }
     /* every primitive shares the attributes and targets: written once here */
     mk_pack_buf shared = {NULL, 0, 0, al, false};
@@ -927,5 +992,6 @@ done:
     mk_free(al, m.used, m.n);
     mk_free(al, nbase, n3 * sizeof(float));
     mk_free(al, m.bytes, m.bytes_size);
+    mk_free(al, m.turns, (size_t)u->frames->index_count / 3 + 1);
     return st;
 }

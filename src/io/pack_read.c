@@ -87,6 +87,7 @@ typedef struct packed {
     uint32_t version;
     uint32_t obj_v, obj_vn; /* accessors or MK_NONE */
     bool map_deltas;        /* version 4: map entry i holds x_i - i */
+    uint32_t index_turns;   /* version 4: accessor of the corners' turns, or MK_NONE */
     uint32_t *frame_target;
     const struct mk_gltf_json_value *x; /* extras.morphkit */
     bool transform; /* the node moves the mesh: positions are on a grid */
@@ -501,13 +502,45 @@ static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accesso
 
 /* The unit's triangle list: one primitive's indices, or the material
  * primitives' interleaved by extras.morphkit.material_runs. */
+/* Puts back each triangle's first corner where meshopt's triangle codec
+ * turned it (extras.morphkit.index_turns, version 4: a byte per triangle,
+ * primitives in order; turn k: the file's triangle starts at the unit's
+ * corner k). idx: count indices in that order. */
+static mk_status unturn(mk_pack_reader *r, const packed *p, const mk_allocator *al, uint32_t *idx,
+                        uint32_t count)
+{
+    if (p->index_turns == MK_NONE)
+        return MK_OK;
+    const mk_gltf_accessor *a = &p->g->accessors[p->index_turns];
+    if (a->type != MK_GLTF_SCALAR || a->component_type != MK_GLTF_UNSIGNED_BYTE || a->normalized ||
+        a->count != count / 3)
+        return mk_pack_bad(r, "index_turns", MK_NONE, "not one unsigned byte per triangle");
+    uint32_t *turn = mk_alloc(al, ((size_t)count / 3 + 1) * sizeof *turn);
+    if (!turn)
+        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    mk_status s = mk_gltf_accessor_read_index(p->g, p->index_turns, turn, count / 3, r->err);
+    for (uint32_t t = 0; s == MK_OK && t < count / 3; t++) {
+        if (turn[t] > 2) {
+            s = mk_pack_bad(r, "index_turns", t, "not 0, 1 or 2");
+            break;
+        }
+        uint32_t *T = idx + 3 * (size_t)t, f[3] = {T[0], T[1], T[2]};
+        for (uint32_t c = 0; c < 3; c++) /* file corner c is the unit's corner c + turn */
+            T[(c + turn[t]) % 3] = f[c];
+    }
+    mk_free(al, turn, ((size_t)count / 3 + 1) * sizeof *turn);
+    return s;
+}
+
 static mk_status read_indices(mk_pack_reader *r, const packed *p, const mk_allocator *al,
                               uint32_t *out, uint32_t count)
 {
     const mk_gltf *g = p->g;
     const mk_gltf_mesh *mesh = &g->meshes[0];
-    if (mesh->primitive_count == 1)
-        return mk_gltf_accessor_read_index(g, p->prim->indices, out, count, r->err);
+    if (mesh->primitive_count == 1) {
+        mk_status s = mk_gltf_accessor_read_index(g, p->prim->indices, out, count, r->err);
+        return s == MK_OK ? unturn(r, p, al, out, count) : s;
+    }
     const mk_gltf_json_value *runs = mk_gltf_json_get(r->doc, p->x, "material_runs"), *e;
     if (!mk_gltf_json_is(runs, MK_GLTF_JSON_ARRAY))
         return mk_pack_bad(r, "material_runs", MK_NONE,
@@ -523,6 +556,8 @@ static mk_status read_indices(mk_pack_reader *r, const packed *p, const mk_alloc
         st = mk_gltf_accessor_read_index(g, mesh->primitives[k].indices, all + start[k], n, r->err);
         start[k + 1] = start[k] + n;
     }
+    if (st == MK_OK && start[mesh->primitive_count] == count)
+        st = unturn(r, p, al, all, count);
     uint32_t done = 0, i = 0;
     MK_GLTF_JSON_EACH (r->doc, e, runs) {
         if (st != MK_OK)
@@ -783,6 +818,14 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
                                  !mk_gltf_json_is(md, MK_GLTF_JSON_FALSE))))
         return mk_pack_bad(r, "map_deltas", MK_NONE, "not true/false (version 4)");
     p.map_deltas = mk_gltf_json_is(md, MK_GLTF_JSON_TRUE);
+    p.index_turns = MK_NONE;
+    const mk_gltf_json_value *turns = mk_gltf_json_get(r->doc, x, "index_turns");
+    int64_t turns_at;
+    if (turns && (p.version < 4 ||
+                  !mk_pack_whole(r, turns, 0, (double)g->accessor_count - 1, &turns_at)))
+        return mk_pack_bad(r, "index_turns", MK_NONE, "not an accessor index (version 4)");
+    if (turns)
+        p.index_turns = (uint32_t)turns_at;
     if ((s = mk_pack_get_string(r, al, x, "unit", "", true, &u->name)) != MK_OK ||
         (s = mk_pack_get_u32(r, x, "position_count", "", &u->position_count)) != MK_OK ||
         (s = mk_pack_get_u32(r, x, "normal_count", "", &u->normal_count)) != MK_OK)

@@ -304,6 +304,8 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_mate
         mk_pack_buf_printf(b, ",\"obj_v\":%u", w->obj_v);
     if (w->obj_vn != MK_NONE)
         mk_pack_buf_printf(b, ",\"obj_vn\":%u", w->obj_vn);
+    if (w->index_turns != MK_NONE)
+        mk_pack_buf_printf(b, ",\"index_turns\":%u", w->index_turns);
     const uint32_t order[2] = {w->obj_v_order, w->obj_vn_order};
     if (w->map_deltas &&
         (w->obj_v != MK_NONE || w->obj_vn != MK_NONE || (order[0] != MK_NONE && order[0] != MK_PACK_ORDER_IDENTITY) ||
@@ -448,6 +450,7 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     memset(stats, 0, sizeof *stats);
     mk_pack_writer w;
     memset(&w, 0, sizeof w);
+    w.index_turns = MK_NONE;
     w.allocator = allocator;
     w.bin.allocator = w.views.allocator = w.accessors.allocator = allocator;
     w.meshes.allocator = w.animations.allocator = w.json.allocator = allocator;
