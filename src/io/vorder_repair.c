@@ -970,12 +970,7 @@ static bool flips_in_place(const repair_state *s, const grow_topo *g, const floa
         }
     }
     if (m >= 3) {
-        double cp[3] = {0, 0, 0}, cq[3] = {0, 0, 0}, np[3] = {0, 0, 0}, nq[3] = {0, 0, 0};
-        for (uint32_t i = 0; i < m; i++)
-            for (int c = 0; c < 3; c++) {
-                cp[c] += p[3 * i + c] / m;
-                cq[c] += q[3 * i + c] / m;
-            }
+        double np[3] = {0, 0, 0}, nq[3] = {0, 0, 0};
         /* the patch's normal: its unmoved triangles' (the same winding in
            both poses, so it turns with the patch) */
         for (uint32_t i = 0; i < m; i++)
@@ -1004,10 +999,9 @@ static bool flips_in_place(const repair_state *s, const grow_topo *g, const floa
         for (int c = 0; c < 3; c++) /* a corner and a point a little off T's face */
             tip[c] = len > 0 ? (float)(a[c] + n[c] / sqrt(len)) : a[c];
         if (len > 0 && mk_vorder_local_fit(p, q, m, np, nq, a, at0) &&
-            mk_vorder_local_fit(p, q, m, np, nq, tip, at1))
-        {
+            mk_vorder_local_fit(p, q, m, np, nq, tip, at1)) {
             double rn[3] = {at1[0] - at0[0], at1[1] - at0[1], at1[2] - at0[2]};
-            return turned(rn, no, 0.0);
+            return turned(rn, no, 0.0); /* T's facing, turned as its surroundings turned */
         }
     }
     return flips(out, s->pred, T, m < 3 ? MAX_FREE_TURN : 0.0);
