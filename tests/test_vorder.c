@@ -1127,8 +1127,9 @@ static void test_demo_units_faults(void)
 }
 
 /* Never wrong: every frame of each demo unit, scrambles with two other
- * seeds (a few small ones are not seen: two vertices near each other). The knight's boxes with a square section are separate pieces: a
- * piece scrambled whole fits its edges turned by a quarter too, which only
+ * seeds (a few small ones are not seen: two vertices near each other).
+ * The knight's boxes with a square section are separate pieces: a piece
+ * scrambled whole fits its edges turned by a quarter too, which only
  * the facing against the prediction tells apart (5 of these were repaired
  * wrong before that rule). */
 static void test_demo_scrambles_never_wrong(void)

@@ -56,8 +56,25 @@ static mk_status check_indices(mk_gltf_ctx *c, const mk_gltf_path *path, uint32_
          a->component_type != MK_GLTF_UNSIGNED_SHORT && a->component_type != MK_GLTF_UNSIGNED_INT))
         return mk_gltf_fail(c, MK_ERR_PARSE, path,
                             "indices: accessor %u must be an unsigned integer SCALAR", acc);
-    if (vertices == 0 || a->sparse.count)
-        return MK_OK; /* sparse index buffers: checked by mk_gltf_accessor_read_index users */
+    if (vertices == 0)
+        return MK_OK;
+    if (a->sparse.count) { /* a sparse index list (rare): decoded once to check */
+        uint32_t *v = mk_alloc(&c->st->allocator, ((size_t)a->count + 1) * sizeof *v);
+        if (!v)
+            return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, path, "out of memory");
+        mk_error e;
+        mk_status s = mk_gltf_accessor_read_index(c->g, acc, v, a->count, &e);
+        if (s != MK_OK)
+            s = mk_gltf_fail(c, s, path, "indices: %s", e.message);
+        for (uint32_t i = 0; s == MK_OK && i < a->count; i++)
+            if (v[i] >= vertices)
+                s = mk_gltf_fail(c, MK_ERR_RANGE, path,
+                                 "indices: accessor %u value %u at %u is not below the vertex "
+                                 "count %u",
+                                 acc, v[i], i, vertices);
+        mk_free(&c->st->allocator, v, ((size_t)a->count + 1) * sizeof *v);
+        return s;
+    }
     const uint8_t *p = mk_gltf_accessor_base(c->g, a);
     if (!p)
         return MK_OK; /* all zeros */

@@ -106,10 +106,10 @@ mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback
                setting is the library's one global: set it each time */
             meshopt_encodeIndexVersion(1);
             n = meshopt_encodeIndexBuffer(code, code_size, idx, count);
-            /* The triangle codec may start a triangle at another corner (the
-               same triangle, facing the same way); the unit keeps its own
-               corners, so then the order-keeping sequence codec (mode
-               INDICES, version 1: header 0xd1) is used instead. */
+            /* The list is stored as the triangle codec turns it (pack_mesh.c
+               settle_turns), so it comes back as it is; should it not, the
+               order-keeping sequence codec (mode INDICES, version 1: header
+               0xd1) stores it instead. */
             uint32_t *back = idx + count;
             sequence = n == 0 || meshopt_decodeIndexBuffer(back, count, 4, code, n) != 0 ||
                        memcmp(back, idx, count * 4) != 0;

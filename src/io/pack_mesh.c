@@ -379,6 +379,7 @@ static void put_uint(uint8_t *d, uint32_t cs, uint32_t x)
  * --compress, where runs of zeros already cost next to nothing. */
 static uint32_t put_map(mesh_ctx *m, const uint32_t *values, uint32_t count, uint32_t top)
 {
+#define MK_MAP_ENTRY(i) (((values[i] == MK_NONE ? none : values[i]) - rel * (i)) & none)
     const uint32_t ct = top < 255 ? MK_PACK_UNSIGNED_BYTE
                         : top < 65535 ? MK_PACK_UNSIGNED_SHORT
                                       : MK_PACK_UNSIGNED_INT;
@@ -389,7 +390,7 @@ static uint32_t put_map(mesh_ctx *m, const uint32_t *values, uint32_t count, uin
     const uint32_t rel = m->w->map_deltas ? 1 : 0; /* subtract i, or not */
     uint32_t nnz = 0;
     for (uint32_t i = 0; i < count; i++)
-        nnz += (((values[i] == MK_NONE ? none : values[i]) - rel * i) & none) != 0;
+        nnz += MK_MAP_ENTRY(i) != 0;
     const uint32_t itype = count <= 256 ? MK_PACK_UNSIGNED_BYTE
                            : count <= 65536 ? MK_PACK_UNSIGNED_SHORT
                                             : MK_PACK_UNSIGNED_INT;
@@ -405,14 +406,14 @@ static uint32_t put_map(mesh_ctx *m, const uint32_t *values, uint32_t count, uin
         if (nnz) {
             uint32_t k = 0;
             for (uint32_t i = 0; i < count; i++)
-                if ((((values[i] == MK_NONE ? none : values[i]) - rel * i) & none) != 0)
+                if (MK_MAP_ENTRY(i) != 0)
                     put_uint(m->bytes + (size_t)isize * k++, isize, i);
             a.sparse_indices_view = mk_pack_add_view(m->w, MK_PACK_KIND_SPARSE_INDEX, m->bytes,
                                                      (size_t)isize * nnz, 0, 0, isize,
                                                      &a.sparse_indices_offset);
             k = 0;
             for (uint32_t i = 0; i < count; i++) {
-                uint32_t d = ((values[i] == MK_NONE ? none : values[i]) - rel * i) & none;
+                uint32_t d = MK_MAP_ENTRY(i);
                 if (d)
                     put_uint(m->bytes + (size_t)cs * k++, cs, d);
             }
@@ -425,10 +426,11 @@ static uint32_t put_map(mesh_ctx *m, const uint32_t *values, uint32_t count, uin
         return mk_pack_add_accessor(m->w, &a);
     }
     for (uint32_t i = 0; i < count; i++)
-        put_uint(m->bytes + (size_t)i * cs, cs, ((values[i] == MK_NONE ? none : values[i]) - rel * i) & none);
+        put_uint(m->bytes + (size_t)i * cs, cs, MK_MAP_ENTRY(i));
     a.view = mk_pack_add_view(m->w, MK_PACK_KIND_MAP, m->bytes, (size_t)count * cs, 0, 0, cs,
                               &a.byte_offset);
     return mk_pack_add_accessor(m->w, &a);
+#undef MK_MAP_ENTRY
 }
 
 /* A `v` map (per vertex: its `v`; count `v`s) or a `vn` map (per `vn`:
@@ -539,36 +541,27 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
     uint32_t top_v = u->position_count - 1, top_vn = n;
     if (m->compress)
         top_v = top_vn = UINT32_MAX - 1;
-    bool identity = n == u->position_count;
-    for (uint32_t v = 0; identity && v < n; v++)
-        identity = u->source_index[v] == v;
-    m->w->obj_v = m->w->obj_vn = m->w->obj_v_order = m->w->obj_vn_order = MK_NONE;
-    /* maps that are mostly the identity (the first-use order of a regular
-     * mesh: all but its first ring) are stored as deltas from it; others,
-     * a permutation the codec's own delta coding handles better, as they are */
-    uint32_t fixed = 0, entries = n;
+    /* entries that are their own index: all of them, the identity (left
+     * out); most of them (the first-use order of a regular mesh: all but its
+     * first rows), stored as deltas from it; fewer, a permutation the codec's
+     * own delta coding handles better, as they are */
+    uint32_t fixed_v = 0, fixed_vn = 0;
+    const uint32_t vns = s->normals ? u->normal_count : 0;
     for (uint32_t v = 0; v < n; v++)
-        fixed += u->source_index[v] == v;
-    if (s->normals && u->normal_count) {
-        entries += u->normal_count;
-        for (uint32_t j = 0; j < u->normal_count; j++)
-            fixed += u->normal_vertex[j] == j;
-    }
-    m->w->map_deltas = 2 * (size_t)fixed >= entries;
-    if (!identity) {
+        fixed_v += u->source_index[v] == v;
+    for (uint32_t j = 0; j < vns; j++)
+        fixed_vn += u->normal_vertex[j] == j;
+    m->w->obj_v = m->w->obj_vn = m->w->obj_v_order = m->w->obj_vn_order = MK_NONE;
+    m->w->map_deltas = 2 * ((size_t)fixed_v + fixed_vn) >= (size_t)n + vns;
+    if (!(n == u->position_count && fixed_v == n)) {
         /* the base positions as written: grid values or float bits */
         const void *pos = m->qpos ? (const void *)m->qb : (const void *)mk_frame_set_positions(s, m->base);
         write_map(m, pos, u->source_index, n, u->position_count, false, top_v, &m->w->obj_v,
                   &m->w->obj_v_order);
     }
-    if (s->normals && u->normal_count) {
-        identity = u->normal_count <= n;
-        for (uint32_t j = 0; identity && j < u->normal_count; j++)
-            identity = u->normal_vertex[j] == j;
-        if (!identity)
-            write_map(m, m->plain ? (const void *)nbase : (const void *)m->qa, u->normal_vertex, n,
-                      u->normal_count, true, top_vn, &m->w->obj_vn, &m->w->obj_vn_order);
-    }
+    if (vns && !(vns <= n && fixed_vn == vns))
+        write_map(m, m->plain ? (const void *)nbase : (const void *)m->qa, u->normal_vertex, n,
+                  vns, true, top_vn, &m->w->obj_vn, &m->w->obj_vn_order);
     if (m->failed)
         return MK_ERR_OUT_OF_MEMORY;
     return MK_OK;
@@ -576,26 +569,21 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
 
 /* meshopt's triangle codec may start a triangle at another corner (the same
  * triangle, facing the same way). Under --compress each index list is
- * stored as the codec gives it back, so that encoding it again changes
- * nothing, and how far each triangle turned goes to m->turns (its 0-2,
- * kept in extras.morphkit.index_turns when any is not 0), so the reader
- * puts the unit's own corners back. idx is replaced by the turned list;
- * false (and idx as it was) when the codec's output does not settle (then
- * pack_compress.c falls back to the order-keeping sequence codec). */
-static bool settle_turns(mesh_ctx *m, uint32_t *idx, size_t count)
+ * stored as the codec gives it back, and how far each triangle turned goes
+ * to m->turns (0-2; kept in extras.morphkit.index_turns when any is not 0),
+ * so the reader puts the unit's own corners back whatever mode then stores
+ * the list (pack_compress.c keeps TRIANGLES when the stored list comes back
+ * as it is, else uses the order-keeping INDICES). idx is replaced by the
+ * turned list; left as it is (turns 0) if the codec fails. */
+static void settle_turns(mesh_ctx *m, uint32_t *idx, size_t count)
 {
     const mk_allocator *al = m->w->allocator;
-    size_t vertices = m->n, bound = meshopt_encodeIndexBufferBound(count, vertices);
+    size_t bound = meshopt_encodeIndexBufferBound(count, m->n);
     uint8_t *code = mk_alloc(al, bound);
-    uint32_t *back = mk_alloc(al, 2 * count * sizeof *back + 4);
-    bool ok = code && back;
-    for (int round = 0; ok && round < 2; round++) { /* encode, then once more to check */
-        const uint32_t *in = round ? back : idx;
-        meshopt_encodeIndexVersion(1); /* pack_compress.c: the version the extension names */
-        size_t n = meshopt_encodeIndexBuffer(code, bound, in, count);
-        ok = n && meshopt_decodeIndexBuffer(back + (round ? count : 0), count, 4, code, n) == 0;
-    }
-    ok = ok && memcmp(back, back + count, count * sizeof *back) == 0;
+    uint32_t *back = mk_alloc(al, count * sizeof *back + 4);
+    meshopt_encodeIndexVersion(1); /* pack_compress.c: the version the extension names */
+    size_t n = code && back ? meshopt_encodeIndexBuffer(code, bound, idx, count) : 0;
+    bool ok = n && meshopt_decodeIndexBuffer(back, count, 4, code, n) == 0;
     for (size_t t = 0; ok && t < count / 3; t++) {
         const uint32_t *a = idx + 3 * t, *b = back + 3 * t;
         int turn = 0;
@@ -607,14 +595,12 @@ static bool settle_turns(mesh_ctx *m, uint32_t *idx, size_t count)
     }
     if (ok)
         memcpy(idx, back, count * sizeof *idx);
-    else if (code && back)
+    else
         memset(m->turns + m->turned, 0, count / 3);
     m->turned += (uint32_t)(count / 3);
-    if (!code || !back)
-        m->failed = true;
+    m->failed |= !code || !back;
     mk_free(al, code, bound);
-    mk_free(al, back, 2 * count * sizeof *back + 4);
-    return ok;
+    mk_free(al, back, count * sizeof *back + 4);
 }
 
 /* An index accessor over count indices (16-bit below 65537 vertices), in a

@@ -167,6 +167,12 @@ static mk_status map_accessor(mk_pack_reader *r, const packed *p, const char *ke
 
 static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accessor, float *out, size_t n);
 
+/* The largest number of an unsigned component type (the maps' "none"). */
+static uint32_t type_max(mk_gltf_component_type ct)
+{
+    return ct == MK_GLTF_UNSIGNED_BYTE ? 255u : ct == MK_GLTF_UNSIGNED_SHORT ? 65535u : UINT32_MAX;
+}
+
 /* Reads map accessor acc's count numbers into out; with version 4's
  * map_deltas entry i holds (x_i - i) modulo the type's range (pack_mesh.c
  * put_map), so i is added back. */
@@ -176,10 +182,7 @@ static mk_status read_map(mk_pack_reader *r, const packed *p, uint32_t acc, uint
     mk_status s = mk_gltf_accessor_read_index(p->g, acc, out, count, r->err);
     if (s != MK_OK || !p->map_deltas)
         return s;
-    const mk_gltf_component_type ct = p->g->accessors[acc].component_type;
-    const uint32_t mask = ct == MK_GLTF_UNSIGNED_BYTE    ? 255u
-                          : ct == MK_GLTF_UNSIGNED_SHORT ? 65535u
-                                                         : UINT32_MAX;
+    const uint32_t mask = type_max(p->g->accessors[acc].component_type);
     for (uint32_t i = 0; i < count; i++)
         out[i] = (out[i] + i) & mask;
     return MK_OK;
@@ -308,10 +311,7 @@ static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t
     }
     if ((s = read_map(r, p, acc, u->normal_vertex, u->normal_count)) != MK_OK)
         return s;
-    const mk_gltf_component_type ct = p->g->accessors[acc].component_type;
-    const uint32_t none = ct == MK_GLTF_UNSIGNED_BYTE    ? 255u
-                          : ct == MK_GLTF_UNSIGNED_SHORT ? 65535u
-                                                         : UINT32_MAX;
+    const uint32_t none = type_max(p->g->accessors[acc].component_type);
     memset(scratch, 0, (size_t)n * sizeof(uint32_t));
     for (uint32_t j = 0; j < u->normal_count; j++) {
         uint32_t v = u->normal_vertex[j];
@@ -500,8 +500,6 @@ static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accesso
     return MK_OK;
 }
 
-/* The unit's triangle list: one primitive's indices, or the material
- * primitives' interleaved by extras.morphkit.material_runs. */
 /* Puts back each triangle's first corner where meshopt's triangle codec
  * turned it (extras.morphkit.index_turns, version 4: a byte per triangle,
  * primitives in order; turn k: the file's triangle starts at the unit's
@@ -532,6 +530,8 @@ static mk_status unturn(mk_pack_reader *r, const packed *p, const mk_allocator *
     return s;
 }
 
+/* The unit's triangle list: one primitive's indices, or the material
+ * primitives' interleaved by extras.morphkit.material_runs. */
 static mk_status read_indices(mk_pack_reader *r, const packed *p, const mk_allocator *al,
                               uint32_t *out, uint32_t count)
 {
@@ -670,14 +670,8 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     for (size_t i = 1; s->texcoords && i < 2 * (size_t)p->vertices; i += 2)
         s->texcoords[i] = 1.0f - s->texcoords[i]; /* glTF's v runs down, OBJ's up */
     memset(used, 0, (size_t)p->vertices * sizeof(uint32_t));
-    for (uint32_t i = 0; i < s->index_count; i++) {
-        /* the glTF reader checks dense index lists only: a sparse one here */
-        if (s->indices[i] >= p->vertices)
-            return mk_error_set(r->err, MK_ERR_RANGE, r->file, 0,
-                                "index %u (of %u) is %u, not below the vertex count %u", i,
-                                s->index_count, s->indices[i], p->vertices);
+    for (uint32_t i = 0; i < s->index_count; i++) /* the glTF reader checked them */
         used[s->indices[i]] = 1;
-    }
     uint32_t unused = 0;
     for (uint32_t v = 0; v < p->vertices; v++)
         unused += !used[v];

@@ -307,9 +307,11 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_mate
     if (w->index_turns != MK_NONE)
         mk_pack_buf_printf(b, ",\"index_turns\":%u", w->index_turns);
     const uint32_t order[2] = {w->obj_v_order, w->obj_vn_order};
-    if (w->map_deltas &&
-        (w->obj_v != MK_NONE || w->obj_vn != MK_NONE || (order[0] != MK_NONE && order[0] != MK_PACK_ORDER_IDENTITY) ||
-         (order[1] != MK_NONE && order[1] != MK_PACK_ORDER_IDENTITY)))
+    /* map_deltas only where some map is an accessor */
+    bool map_accessor = w->obj_v != MK_NONE || w->obj_vn != MK_NONE;
+    for (int k = 0; k < 2; k++)
+        map_accessor |= order[k] != MK_NONE && order[k] != MK_PACK_ORDER_IDENTITY;
+    if (w->map_deltas && map_accessor)
         mk_pack_buf_append(b, ",\"map_deltas\":true", 18);
     for (int k = 0; k < 2; k++) {
         if (order[k] == MK_PACK_ORDER_IDENTITY)

@@ -321,7 +321,8 @@ typedef struct repair_state {
     float *pred;          /* vertex_count float3 */
     const float *shape;   /* the pose local fits start from: pred, or a real frame */
     uint32_t before, after; /* the nearest fault-free frames around it, or MK_NONE */
-    uint32_t near;        /* the one of them whose shape is closer to the frame's */
+    const float *real;    /* the one of them whose shape is closer to the frame's
+                             (closer_real), or pred when there is none */
     float *cand;          /* ns float3: the suspects' positions */
     uint32_t *slot;       /* vertex -> suspect index, or MK_NONE */
     uint32_t *assigned;   /* per suspect: candidate, or MK_NONE */
@@ -610,8 +611,7 @@ static uint32_t grow_assign(repair_state *s, const grow_topo *gt, bool from_real
     *free_count = s->ns;
     /* fits start from the prediction, or from the nearest real frame (an
        interpolation between two far-apart poses can distort a patch) */
-    uint32_t near = s->near;
-    s->shape = from_real && near != MK_NONE ? s->fr->positions[near] : s->pred;
+    s->shape = from_real ? s->real : s->pred;
     uint32_t distinct = 0;
     for (;;) {
         uint32_t nm = 0;
@@ -757,15 +757,16 @@ static int min_cost_matching(const double *cost, uint32_t n, uint32_t *col,
     return ok ? 1 : finite ? -1 : 0;
 }
 
-/* Places every suspect by optimal assignment (see above); returns how many
- * are distinct (their candidate the nearest to their expectation, under
- * half as far as the next), 0 when there are too many suspects, or MK_NONE
- * when out of memory. */
+/* Places every suspect by optimal assignment (see above; attempt() allows
+ * at most OPTIMAL_MAX suspects); returns how many are distinct (their
+ * candidate the nearest to their expectation, under half as far as the
+ * next), or MK_NONE when out of memory. */
 static uint32_t optimal_assign(repair_state *s, const grow_topo *g, const mk_allocator *al,
                                uint32_t *free_count)
 {
     uint32_t ns = s->ns;
-    if (ns == 0 || ns > OPTIMAL_MAX)
+    *free_count = ns;
+    if (ns == 0)
         return 0;
     double *cost = mk_alloc(al, (size_t)ns * ns * sizeof *cost);
     float *q = mk_alloc(al, 3 * (size_t)ns * sizeof *q);
@@ -776,8 +777,7 @@ static uint32_t optimal_assign(repair_state *s, const grow_topo *g, const mk_all
         mk_free(al, col, (size_t)ns * sizeof *col);
         return MK_NONE;
     }
-    uint32_t near = s->near;
-    s->shape = near != MK_NONE ? s->fr->positions[near] : s->pred;
+    s->shape = s->real;
     uint32_t distinct = 0;
     for (int pass = 0; pass < GROW_PASSES; pass++) {
         for (uint32_t k = 0; k < ns; k++) /* hint[]: the trusted, then the last pass */
@@ -941,8 +941,7 @@ static bool flips_in_place(const repair_state *s, const grow_topo *g, const floa
     const mk_vorder_topo *t = &s->topo;
     uint32_t ids[MAX_FIT], m = 0, queue[FACING_QUEUE], head = 0, tail = 0;
     float p[3 * MAX_FIT], q[3 * MAX_FIT];
-    uint32_t near = s->near;
-    const float *ref = near == MK_NONE ? s->pred : s->fr->positions[near];
+    const float *ref = s->real;
     for (int c = 0; c < 3; c++)
         if (stamp[T[c]] != tri) {
             stamp[T[c]] = tri;
@@ -1137,7 +1136,7 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
     float cell = 1.5f * median_edge(&s.topo, s.pred, al);
     if (*near == NEAR_UNKNOWN) /* the same for every attempt on the frame */
         *near = closer_real(fr, s.pos, s.before, s.after, cell, al);
-    s.near = *near;
+    s.real = *near != MK_NONE ? fr->positions[*near] : s.pred;
     if (!build_grid(&s.grid, s.cand, s.ns, cell, al)) {
         free_repair(&s, al);
         mk_free(al, before, (n + 1) * sizeof *before);
