@@ -119,11 +119,14 @@ static void bench_unit(const char *name, const char *dir, const char *tmp, doubl
     MK_BENCH_BEST(t_folder, 3, min_s, mk_unit_destroy(load_folder(dir)));
     printf("%-8s %7u %3u  folder %10llu B  load %9.2f ms\n", name, u->frames->vertex_count,
            u->frames->frame_count, (unsigned long long)u->bytes_on_disk, t_folder * 1e3);
-    static const char *forms[] = {"plain", "default", "compress"};
-    for (int m = 0; m < 3; m++) {
+    /* flat, flat+cmp: --flat-normals (the demo units are flat shaded; the
+     * generated ones are smooth and keep their normals) */
+    static const char *forms[] = {"plain", "default", "compress", "flat", "flat+cmp"};
+    for (int m = 0; m < 5; m++) {
         mk_pack_options o = {0};
         o.plain = m == 0;
-        o.compress = m == 2;
+        o.compress = m == 2 || m == 4;
+        o.flat_normals = m >= 3;
         void *data;
         size_t size;
         mk_pack_stats st;
@@ -146,10 +149,11 @@ static void bench_unit(const char *name, const char *dir, const char *tmp, doubl
             mk_unit_destroy(p);
         });
         printf("         %-8s %10zu B %6.2f%%  %2u targets, %2u sparse, max error %.2g of size"
-               "  load %8.3f ms (%5.1fx faster)\n",
+               " (%2u bits)%s  load %8.3f ms (%5.1fx faster)\n",
                forms[m], size, 100.0 * (double)size / (double)u->bytes_on_disk, st.target_count,
                st.sparse_count, st.unit_size > 0 ? st.max_position_error / st.unit_size : 0.0,
-               t_pack * 1e3, t_folder / t_pack);
+               st.position_bits, st.flat_normals ? ", flat normals" : "", t_pack * 1e3,
+               t_folder / t_pack);
     }
     mk_unit_destroy(u);
 }

@@ -243,13 +243,14 @@ static void check_same_playback(const mk_unit *a, const mk_unit *b, double tol, 
 
 /* The forms a unit is packed in by the tests. */
 static const mk_pack_options MODES[] = {
-    {true, 0, 0, 0, false, false, NULL, false},     /* plain float */
-    {false, 0, 0, 0, false, false, NULL, false},    /* the default: quantized within 1e-4 of the size, sparse */
-    {false, 15, 0, 16, false, false, NULL, false},  /* finest grid, 16-bit normals */
-    {false, 0, 1e-3, 0, false, false, NULL, false}, /* a coarser bound */
-    {false, 0, 0, 0, false, true, NULL, false},     /* the default, meshopt-compressed */
-    {true, 0, 0, 0, false, true, NULL, false},      /* plain float, meshopt-compressed */
-    {true, 0, 0, 0, true, false, NULL, false},      /* plain, one target per frame */
+    {true, 0, 0, 0, false, false, NULL, false, false},     /* plain float */
+    {false, 0, 0, 0, false, false, NULL, false, false},    /* the default: quantized within 1e-4 of the size, sparse */
+    {false, 15, 0, 16, false, false, NULL, false, false},  /* finest grid, 16-bit normals */
+    {false, 0, 1e-3, 0, false, false, NULL, false, false}, /* a coarser bound */
+    {false, 0, 0, 0, false, true, NULL, false, false},     /* the default, meshopt-compressed */
+    {true, 0, 0, 0, false, true, NULL, false, false},      /* plain float, meshopt-compressed */
+    {true, 0, 0, 0, true, false, NULL, false, false},      /* plain, one target per frame */
+    {false, 0, 0, 0, false, false, NULL, false, true},     /* the default, flat normals */
 };
 #define MODE_COUNT (sizeof MODES / sizeof MODES[0])
 
@@ -274,7 +275,10 @@ static void round_trip_mode(const mk_unit *u, const mk_pack_options *o, uint32_t
         CHECK(o->plain || st.position_bits >= 1);
         if (o->position_bits)
             CHECK_EQ_INT(st.position_bits, o->position_bits);
-        CHECK(st.max_normal_error <= (o->plain ? 1e-6 : o->normal_bits == 16 ? 1e-4 : 1.5e-2));
+        /* flat normals (computed on reading): within 1 degree of the folder's */
+        CHECK(st.max_normal_error <= (o->plain ? 1e-6 : o->normal_bits == 16 ? 1e-4
+                                                       : st.flat_normals ? 0.01746 : 1.5e-2));
+        CHECK(!st.flat_normals || (!o->plain && o->normal_bits != 16));
         CHECK_EQ_INT(b->bytes_on_disk, size);
         /* the reported errors bound what is read back */
         check_same_unit(u, b, st.max_position_error, st.max_normal_error + 1e-7,
@@ -530,6 +534,7 @@ static void test_static_normals_no_normal_targets(void)
             size_t size = 0;
             mk_pack_stats st;
             mk_unit *b = u ? pack_and_read(u, &o, &data, &size, &st) : NULL;
+            CHECK(!st.flat_normals);
             CHECK(data && json_has(data, size, "{\"POSITION\":") &&
                   json_has(data, size, ",\"NORMAL\":") /* the base's */);
             /* a target's NORMAL follows its POSITION: `{"POSITION":5,"NORMAL":6}` */
@@ -934,6 +939,142 @@ static void check_bad_cases(const void *glb, size_t size, const bad_case *cases,
     }
 }
 
+/* A unit cube turning about z (frame k by 30 k degrees, moved along x),
+ * flat shaded: a vn per face, the face's axis turned by hand. shading 1:
+ * frame 3's top normal tilted by 3 degrees; 2: smooth (a vn per corner,
+ * its direction from the centre). */
+static const char *make_cube_unit(const char *name, int shading)
+{
+    const char *d = mk_fx_dir(name);
+    static const int face[6][4] = {{1, 3, 7, 5}, {2, 6, 8, 4}, {1, 5, 6, 2},
+                                   {3, 4, 8, 7}, {1, 2, 4, 3}, {5, 7, 8, 6}};
+    static const double axis[6][3] = {{0, 0, -1}, {0, 0, 1}, {0, -1, 0},
+                                      {0, 1, 0},  {-1, 0, 0}, {1, 0, 0}};
+    for (int k = 1; k <= 3; k++) {
+        const double pi = 3.14159265358979324, a = (k - 1) * pi / 6, c = cos(a), sn = sin(a);
+        char text[4096], file[32];
+        int n = 0;
+        for (int i = 0; i < 8; i++) { /* corner i: x = bit 2, y = bit 1, z = bit 0 */
+            double x = (i >> 2 & 1) - 0.5, y = (i >> 1 & 1) - 0.5, z = (i & 1) - 0.5;
+            n += snprintf(text + n, sizeof text - (size_t)n, "v %.6f %.6f %.6f\n",
+                          c * x - sn * y + 0.2 * k, sn * x + c * y, z);
+        }
+        for (int f = 0; f < 6; f++) {
+            double x = axis[f][0], y = axis[f][1], z = axis[f][2];
+            if (shading == 1 && k == 3 && f == 1) { /* tilted by 3 degrees about x */
+                y = -sin(3 * pi / 180);
+                z = cos(3 * pi / 180);
+            }
+            n += snprintf(text + n, sizeof text - (size_t)n, "vn %.6f %.6f %.6f\n",
+                          c * x - sn * y, sn * x + c * y, z);
+        }
+        for (int i = 0; shading == 2 && i < 8; i++) {
+            double x = (i >> 2 & 1) - 0.5, y = (i >> 1 & 1) - 0.5, z = (i & 1) - 0.5, l = sqrt(0.75);
+            n += snprintf(text + n, sizeof text - (size_t)n, "vn %.6f %.6f %.6f\n",
+                          (c * x - sn * y) / l, (sn * x + c * y) / l, z / l);
+        }
+        for (int f = 0; f < 6; f++) {
+            n += snprintf(text + n, sizeof text - (size_t)n, "f");
+            for (int j = 0; j < 4; j++)
+                n += snprintf(text + n, sizeof text - (size_t)n, " %d//%d", face[f][j],
+                              shading == 2 ? 6 + face[f][j] : f + 1);
+            n += snprintf(text + n, sizeof text - (size_t)n, "\n");
+        }
+        snprintf(file, sizeof file, "Turn_%d.obj", k);
+        mk_fx_write(d, file, text);
+    }
+    return d;
+}
+
+/* flat_normals: a unit flat shaded in every frame is packed without
+ * normals (quantized, 8-bit normals) and reads back with the faces' own
+ * normals: the cube's turned by hand, the demo units' as written. A unit
+ * with one normal 3 degrees off, a smooth one, the plain and 16-bit forms
+ * and packs without the option keep NORMAL. Without normals the file is
+ * smaller: the knight's small faces need a grid a quarter as fine, and it
+ * still is. */
+static void test_flat_normals(void)
+{
+    char cube[1024], tilted[1024], smooth[1024]; /* mk_fx_dir's buffer is reused */
+    snprintf(cube, sizeof cube, "%s", make_cube_unit("pack_flat_cube", 0));
+    snprintf(tilted, sizeof tilted, "%s", make_cube_unit("pack_flat_tilted", 1));
+    snprintf(smooth, sizeof smooth, "%s", make_cube_unit("pack_flat_smooth", 2));
+    const char *units[] = {cube, tilted, smooth, MK_TEST_SOURCE_DIR "/assets/demo/wing",
+                           MK_TEST_SOURCE_DIR "/assets/demo/knight"};
+    const bool flat_unit[] = {true, false, false, true, true};
+    for (int i = 0; i < 5; i++)
+        for (int form = 0; form < 5; form++) {
+            mk_unit *u = load(units[i]);
+            mk_pack_options o = {0};
+            o.compress = form == 1;
+            o.flat_normals = form != 2;
+            o.plain = form == 3;
+            o.normal_bits = form == 4 ? 16 : 0;
+            void *data = NULL;
+            size_t size = 0;
+            mk_pack_stats st;
+            mk_unit *b = u ? pack_and_read(u, &o, &data, &size, &st) : NULL;
+            const bool flat = flat_unit[i] && form < 2;
+            CHECK(st.flat_normals == flat);
+            CHECK(data && json_has(data, size, "\"NORMAL\"") == !flat);
+            CHECK(data && json_has(data, size, "\"flat_normals\":true") == flat);
+            if (u && b) {
+                CHECK(b->frames->normals != NULL);
+                check_same_unit(u, b, st.max_position_error, st.max_normal_error + 1e-7,
+                                o.plain ? 1.2e-7 : 0.5 / 65535 + 1.2e-7);
+                check_same_playback(u, b, 2 * st.max_position_error + 1e-6,
+                                    2 * st.max_normal_error + 1e-5);
+            }
+            if (flat) {
+                CHECK(st.max_normal_error <= 0.01746); /* 1 degree */
+                /* the cube's normals are its faces' axes, turned */
+                if (i == 0 && b)
+                    CHECK(max_abs_diff(b->frames->normals, u->frames->normals,
+                                       3 * (size_t)u->frames->frame_count * u->frames->vertex_count) <= 1e-3);
+                /* smaller than the same form with normals */
+                mk_pack_options k = o;
+                k.flat_normals = false;
+                void *kept = NULL;
+                size_t kept_size = 0;
+                mk_pack_stats ks;
+                mk_error e;
+                CHECK(mk_unit_pack(u, &k, NULL, &kept, &kept_size, &ks, NULL, &e) == MK_OK);
+                CHECK(size < kept_size);
+                /* the knight's grid: two bits finer (a quarter of the step) */
+                CHECK_EQ_INT(st.position_bits, ks.position_bits + (i == 4 ? 2 : 0));
+                mk_free(NULL, kept, kept_size);
+            }
+            mk_unit_destroy(b);
+            mk_free(NULL, data, size);
+            mk_unit_destroy(u);
+        }
+    /* malformed: the member's type, its version, and normals stored beside it */
+    mk_unit *u = load(cube);
+    void *data = NULL, *kept = NULL;
+    size_t size = 0, kept_size = 0;
+    mk_pack_options flat = {0};
+    flat.flat_normals = true;
+    mk_error e;
+    CHECK(u && mk_unit_pack(u, &flat, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
+    CHECK(u && mk_unit_pack(u, NULL, NULL, &kept, &kept_size, NULL, NULL, &e) == MK_OK);
+    static const bad_case cases[] = {
+        {"\"flat_normals\":true", "\"flat_normals\":1", MK_ERR_PARSE,
+         "extras.morphkit.flat_normals: not true/false (version 5)"},
+        {"\"version\":5", "\"version\":4", MK_ERR_PARSE, "flat_normals"},
+    };
+    static const bad_case kept_cases[] = {
+        {"\"unit\":", "\"flat_normals\":true,\"unit\":", MK_ERR_PARSE,
+         "flat_normals: true, but the mesh stores normals"},
+    };
+    if (data)
+        check_bad_cases(data, size, cases, 2);
+    if (kept)
+        check_bad_cases(kept, kept_size, kept_cases, 1);
+    mk_free(NULL, data, size);
+    mk_free(NULL, kept, kept_size);
+    mk_unit_destroy(u);
+}
+
 /* An index list may be a sparse accessor: one pointing past the vertices
  * is refused by the glTF reader, as a dense one is, before the pack reader
  * uses it. Found by fuzzing: a primitive's indices swapped for a sparse map
@@ -998,8 +1139,8 @@ static void test_malformed_extras(void)
         return;
     }
     static const bad_case cases[] = {
-        {"\"version\":4", "\"version\":5", MK_ERR_UNSUPPORTED, "version 5"},
-        {"\"version\":4", "\"version\":\"4\"", MK_ERR_PARSE, "extras.morphkit.version"},
+        {"\"version\":5", "\"version\":6", MK_ERR_UNSUPPORTED, "version 6"},
+        {"\"version\":5", "\"version\":\"5\"", MK_ERR_PARSE, "extras.morphkit.version"},
         {"\"morphkit\":{", "\"other\":{", MK_ERR_PARSE, "no extras.morphkit"},
         {"\"durations_us\":70000", "\"durations_us\":0", MK_ERR_PARSE, "durations_us"},
         {"\"durations_us\":70000", "\"durations_us\":7e99", MK_ERR_PARSE, "durations_us"},
@@ -1215,7 +1356,7 @@ static void test_misuse(void)
 
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
              MK_TEST(test_round_trip_generated), MK_TEST(test_reads_older_versions),
-             MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose), MK_TEST(test_map_deltas), MK_TEST(test_static_normals_no_normal_targets), MK_TEST(test_sparse_index_list), MK_TEST(test_no_texcoords),
+             MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose), MK_TEST(test_map_deltas), MK_TEST(test_static_normals_no_normal_targets), MK_TEST(test_flat_normals), MK_TEST(test_sparse_index_list), MK_TEST(test_no_texcoords),
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
              MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),
              MK_TEST(test_material_problems_are_warnings), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),

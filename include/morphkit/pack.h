@@ -5,15 +5,20 @@
  *  - one mesh; one of the unit's frames is the base pose (quantized: the
  *    one whose deltas to the others take the fewest bytes; plain and
  *    every_frame: the first frame) (POSITION, NORMAL
- *    when the frames have normals, TEXCOORD_0 (1 - v: glTF's v runs down)
+ *    when the frames have normals (but see flat_normals below),
+ *    TEXCOORD_0 (1 - v: glTF's v runs down)
  *    when they have texture coordinates, 32- or 16-bit indices). One
  *    primitive, or, when the first frame's OBJ uses `usemtl`, one per
  *    material (faces before any usemtl: one without material), all sharing
  *    the vertex and target accessors; the .mtl files' Kd, d (or Tr) and
  *    map_Kd (PNG or JPEG, embedded) become glTF materials, and
  *    extras.morphkit.material_runs keeps the unit's triangle order;
+ *  - with the flat_normals option, a unit flat shaded in every frame has
+ *    no NORMAL at all (extras.morphkit.flat_normals): glTF viewers shade
+ *    each triangle with its own normal, and the reader computes the
+ *    vertex normals;
  *  - every other DISTINCT frame is one morph target (POSITION deltas, and
- *    NORMAL deltas with normals); frames equal to an earlier one, bit for
+ *    NORMAL deltas with stored normals); frames equal to an earlier one, bit for
  *    bit, share its target, frames equal to the base use none;
  *  - the OBJ order: extras.morphkit.obj_v names an unsigned SCALAR accessor
  *    (UNSIGNED_BYTE, SHORT or INT) of each render vertex's 0-based OBJ `v`
@@ -42,7 +47,8 @@
  * same clips, animations, frame names, indices and `v` / `vn` maps, and
  * frames rebuilt as base + delta: positions within the error the pack
  * reports (mk_pack_stats; plain float: within a float rounding, usually
- * exact), normals likewise (quantized: normalized after the sum), texture
+ * exact), normals likewise (quantized: normalized after the sum; flat:
+ * each vertex's triangles' area-weighted normal, normalized), texture
  * coordinates within a float rounding (glTF's v runs down: the file holds
  * 1 - v), within 1 / 131070 when quantized.
  */
@@ -65,8 +71,9 @@ extern "C" {
 /* The version written in extras.morphkit.version; readers read 1 to it and
  * refuse others (version 2: the base pose may be any frame, and the `v` /
  * `vn` maps are compact accessors named in the extras; version 3: members
- * that have their default value are left out). */
-#define MK_PACK_VERSION 4
+ * that have their default value are left out; version 4: maps as deltas,
+ * triangle corner turns; version 5: flat normals). */
+#define MK_PACK_VERSION 5
 
 /* Zero-initialized: quantized (KHR_mesh_quantization) with sparse targets
  * and a position error of at most 1e-4 of the unit's size.
@@ -104,6 +111,18 @@ typedef struct mk_pack_options {
     bool no_texcoords;         /* leave the texture coordinates out (a unit drawn without
                                   textures: glTF viewers and gltfpack do not need them);
                                   MK_ERR_INVALID_ARGUMENT when a material has a texture */
+    bool flat_normals;         /* a unit flat shaded in every frame (each vertex's
+                                  normal its faces' own, within 1 degree, from the
+                                  packed positions) is packed without normals when
+                                  that is smaller (quantized, 8-bit normals only):
+                                  viewers shade each triangle with its own normal,
+                                  morphkit computes the vertex normals on reading.
+                                  At the frames both show the unit's normals; between
+                                  them a viewer shades the blended faces while
+                                  morphkit blends the frames' normals, which differ
+                                  by as much as the blend cuts a turn short (see
+                                  docs/pack.md). The grid may be made up to 4 times
+                                  finer for small faces. */
 } mk_pack_options;
 
 /* What a pack produced (all optional to read). */
@@ -118,6 +137,7 @@ typedef struct mk_pack_stats {
     double max_position_error;  /* largest |packed - folder| of any coordinate, as
                                    morphkit reads the file back */
     double max_normal_error;    /* the same for normals (after normalizing) */
+    bool flat_normals;          /* packed without normals (options.flat_normals) */
 } mk_pack_stats;
 
 /* Writes unit as a .glb into one new block (*out_data, *out_size bytes;

@@ -86,6 +86,7 @@ typedef struct mk_pack_writer {
     uint32_t obj_v_order, obj_vn_order;
     bool map_deltas; /* the map accessors hold x_i - i (version 4's map_deltas) */
     uint32_t index_turns; /* accessor of the triangles' corner turns, or MK_NONE */
+    bool flat_normals;    /* no normals stored (version 5's flat_normals) */
     bool failed; /* out of groups or memory */
 } mk_pack_writer;
 
@@ -180,11 +181,22 @@ mk_status mk_pack_materials_load(const mk_unit *u, const mk_file_callbacks *file
                                  const mk_allocator *al, mk_pack_materials *m, mk_report *report);
 void mk_pack_materials_free(mk_pack_materials *m, const mk_allocator *al);
 
-/* Writes the mesh (meshes[0] JSON into w->meshes, its data into w->bin)
- * and fills the node's translation/scale (identity unless positions are
+/* Whether the unit may be packed without normals (pack_flat.c): it has
+ * normals, o asks for flat_normals in a quantized form with 8-bit normals,
+ * and in every frame the normals a reader computes from the positions
+ * it reads back, and each triangle's own, are within MK_PACK_FLAT_TOLERANCE
+ * of the unit's, on the grid of o or else (unless o fixes position_bits)
+ * on one of half its step. *flat_options: o with that grid's error bound;
+ * *error: the largest difference in one component of the reader's normals,
+ * as mk_pack_stats reports it. MK_ERR_OUT_OF_MEMORY only. */
+mk_status mk_pack_flat_fits(const mk_unit *unit, const mk_pack_options *o, const mk_allocator *al,
+                            bool *flat, double *error, mk_pack_options *flat_options);
+
+/* Writes the mesh (meshes[0] JSON into w->meshes, its data into w->bin;
+ * without normals when flat) and fills the node's translation/scale (identity unless positions are
  * quantized) and the stats' size, bits and errors. */
 mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *unit, const mk_pack_options *o,
-                             const mk_pack_materials *mats, uint32_t base_frame,
+                             const mk_pack_materials *mats, uint32_t base_frame, bool flat,
                              const uint32_t *target_frame, uint32_t targets,
                              float translation[3], float *scale, mk_pack_stats *stats,
                              mk_error *err);
@@ -194,7 +206,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *unit, const mk_pa
  * middle of the motion often lets more targets be BYTE); 0 for plain and
  * every_frame packs, when positions stay float, and for units where the
  * search (frames^2 * vertices) would be slow. MK_ERR_OUT_OF_MEMORY only. */
-mk_status mk_pack_choose_base(const mk_unit *unit, const mk_pack_options *o,
+mk_status mk_pack_choose_base(const mk_unit *unit, const mk_pack_options *o, bool flat,
                               const mk_allocator *allocator, uint32_t *base);
 
 /* The one dequantization both the writer (to measure the error) and the
@@ -213,6 +225,22 @@ static inline void mk_pack_normalize3(float *v)
     v[1] *= inv;
     v[2] *= inv;
 }
+
+/* ---- flat normals (pack_flat.c) --------------------------------------------- */
+
+/* How far the normals a reader (or a viewer, per triangle) computes may be
+ * from the folder's for a unit to be packed without them: |a - b| of unit
+ * vectors 1 degree apart (2 sin 0.5 deg). A quantized position moves a
+ * small face's normal by about the position error over its edge's length:
+ * the knight's smallest boxes turn by 0.8 degrees on the default grid. */
+#define MK_PACK_FLAT_TOLERANCE 0.017453070996747869
+
+/* Vertex normals of one frame from its positions (3 n floats) and
+ * triangles (indices below n): each vertex the normalized sum of its
+ * triangles' area-weighted normals; zero where no triangle reaches. The
+ * writer and the reader both call it, so they get the same bits. */
+void mk_pack_flat_normals(const float *positions, const uint32_t *indices, uint32_t index_count,
+                          uint32_t n, float *out);
 
 /* ---- reading (pack_read.c, pack_extras.c) ---------------------------------- */
 

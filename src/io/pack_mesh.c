@@ -33,6 +33,7 @@ typedef struct mesh_ctx {
     bool compress;      /* the views will be meshopt-compressed */
     bool no_texcoords;  /* leave the texture coordinates out */
     bool normal_targets; /* the targets carry NORMAL deltas (some normal moves) */
+    bool flat;          /* no normals stored: the reader computes them (pack_flat.c) */
     uint8_t *turns;     /* compressed: per triangle (primitives in order), how far
                            meshopt's triangle codec turns its corners (0-2) */
     uint32_t turned;    /* triangles written so far; any turn: turns are kept */
@@ -325,6 +326,58 @@ static double position_error(const mesh_ctx *m, uint32_t f, const int32_t *q, co
 
 /* ---- normals ------------------------------------------------------------------- */
 
+/* Largest distance |a - b| between frame f's normals and the flat normals
+ * a reader computes (pack_flat.c) from the positions it reads back (flat:
+ * m->fa, positions: m->fb), over the vertices a face uses, and between each
+ * triangle's own normal, which a viewer shades it with, and its corners'
+ * normals (a zero-area triangle shows nothing and is skipped). *component:
+ * the largest difference in one component of the reader's normals. */
+static double flat_error(mesh_ctx *m, uint32_t f, double *component)
+{
+    const mk_frame_set *s = m->s;
+    const float *nf = mk_frame_set_normals(s, f);
+    const size_t n3 = 3 * (size_t)m->n;
+    if (m->qpos) {
+        quantize_positions(m, f, m->qa);
+        for (size_t i = 0; i < n3; i++)
+            m->fb[i] = mk_pack_dequantize(m->origin[i % 3], m->step, (float)m->qa[i]);
+    } else { /* float deltas read back as the frame (exact_delta), to a rounding */
+        memcpy(m->fb, mk_frame_set_positions(s, f), n3 * sizeof(float));
+    }
+    mk_pack_flat_normals(m->fb, s->indices, s->index_count, m->n, m->fa);
+    double e = 0, ec = 0;
+    for (uint32_t v = 0; v < m->n; v++) {
+        if (!m->used[v])
+            continue;
+        double d2 = 0;
+        for (int c = 0; c < 3; c++) {
+            double d = fabs((double)m->fa[3 * (size_t)v + c] - (double)nf[3 * (size_t)v + c]);
+            ec = d > ec ? d : ec;
+            d2 += d * d;
+        }
+        e = d2 > e * e ? sqrt(d2) : e;
+    }
+    *component = ec > *component ? ec : *component;
+    for (uint32_t i = 0; i + 2 < s->index_count; i += 3) {
+        const float *a = m->fb + 3 * (size_t)s->indices[i], *b = m->fb + 3 * (size_t)s->indices[i + 1],
+                    *c = m->fb + 3 * (size_t)s->indices[i + 2];
+        const double u[3] = {(double)b[0] - a[0], (double)b[1] - a[1], (double)b[2] - a[2]};
+        const double w[3] = {(double)c[0] - a[0], (double)c[1] - a[1], (double)c[2] - a[2]};
+        double x[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+        double len = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+        if (!(len > 0))
+            continue;
+        for (int k = 0; k < 3; k++) {
+            const float *nv = nf + 3 * (size_t)s->indices[i + k];
+            double d2 = 0;
+            for (int c3 = 0; c3 < 3; c3++)
+                d2 += (x[c3] / len - (double)nv[c3]) * (x[c3] / len - (double)nv[c3]);
+            e = d2 > e * e ? sqrt(d2) : e;
+        }
+    }
+    return e;
+}
+
 static void quantize_normals(const mesh_ctx *m, uint32_t frame, int32_t *q)
 {
     const float *nf = mk_frame_set_normals(m->s, frame);
@@ -496,7 +549,7 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
         id->position = put_attr(m, MK_PACK_KIND_POSITION, NULL, mk_frame_set_positions(s, m->base),
                                 3, MK_PACK_FLOAT, false, false, true);
     }
-    if (s->normals) {
+    if (s->normals && !m->flat) {
         if (m->plain) {
             for (uint32_t v = 0; v < n; v++)
                 fix_normal(mk_frame_set_normals(s, m->base) + 3 * (size_t)v, nbase + 3 * (size_t)v);
@@ -559,7 +612,9 @@ static mk_status write_base(mesh_ctx *m, mesh_ids *id, float *nbase)
         write_map(m, pos, u->source_index, n, u->position_count, false, top_v, &m->w->obj_v,
                   &m->w->obj_v_order);
     }
-    if (vns && !(vns <= n && fixed_vn == vns))
+    if (vns && !(vns <= n && fixed_vn == vns) && m->flat) /* no normals to tell it */
+        m->w->obj_vn = put_map(m, u->normal_vertex, vns, top_vn);
+    else if (vns && !(vns <= n && fixed_vn == vns))
         write_map(m, m->plain ? (const void *)nbase : (const void *)m->qa, u->normal_vertex, n,
                   vns, true, top_vn, &m->w->obj_vn, &m->w->obj_vn_order);
     if (m->failed)
@@ -666,7 +721,7 @@ static bool normals_move(mesh_ctx *m, const uint32_t *target_frame, uint32_t tar
                          const float *nbase)
 {
     const size_t n3 = 3 * (size_t)m->n;
-    for (uint32_t t = 0; m->s->normals && t < targets; t++) {
+    for (uint32_t t = 0; m->s->normals && !m->flat && t < targets; t++) {
         uint32_t f = target_frame[t];
         if (m->plain) {
             const float *nf = mk_frame_set_normals(m->s, f);
@@ -722,7 +777,7 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
     }
     m->st->max_position_error = e > m->st->max_position_error ? e : m->st->max_position_error;
     *nrm = MK_NONE;
-    if (!s->normals)
+    if (!s->normals || m->flat)
         return;
     float *d = m->fa;
     if (!m->normal_targets) {
@@ -786,7 +841,7 @@ static uint32_t delta_cost(const int32_t *q, const int32_t *qn, size_t n3, uint3
     return cost;
 }
 
-mk_status mk_pack_choose_base(const mk_unit *u, const mk_pack_options *o,
+mk_status mk_pack_choose_base(const mk_unit *u, const mk_pack_options *o, bool flat,
                               const mk_allocator *al, uint32_t *base)
 {
     const mk_frame_set *s = u->frames;
@@ -818,8 +873,9 @@ mk_status mk_pack_choose_base(const mk_unit *u, const mk_pack_options *o,
         return MK_OK;
     const size_t all = n3 * frames;
     int32_t *q = mk_alloc(al, all * sizeof *q);
-    int32_t *qn = s->normals ? mk_alloc(al, all * sizeof *qn) : NULL;
-    if (!q || (s->normals && !qn)) {
+    const bool stored_normals = s->normals && !flat;
+    int32_t *qn = stored_normals ? mk_alloc(al, all * sizeof *qn) : NULL;
+    if (!q || (stored_normals && !qn)) {
         mk_free(al, q, all * sizeof *q);
         mk_free(al, qn, all * sizeof *qn);
         return MK_ERR_OUT_OF_MEMORY;
@@ -846,8 +902,79 @@ mk_status mk_pack_choose_base(const mk_unit *u, const mk_pack_options *o,
     return MK_OK;
 }
 
+/* Whether frame after frame the flat normals fit (*error: see flat_error). */
+static mk_status flat_fits_grid(const mk_unit *u, const mk_pack_options *o,
+                                const mk_allocator *al, bool *flat, double *error)
+{
+    const mk_frame_set *s = u->frames;
+    *flat = false;
+    *error = 0;
+    mk_pack_writer w;
+    memset(&w, 0, sizeof w);
+    w.allocator = al;
+    mk_pack_stats st;
+    memset(&st, 0, sizeof st);
+    mesh_ctx m;
+    memset(&m, 0, sizeof m);
+    m.w = &w;
+    m.u = u;
+    m.s = s;
+    m.n = s->vertex_count;
+    m.st = &st;
+    choose_grid(&m, o);
+    const size_t n3 = 3 * (size_t)m.n;
+    m.qa = mk_alloc(al, n3 * sizeof(int32_t));
+    m.fa = mk_alloc(al, n3 * sizeof(float));
+    m.fb = mk_alloc(al, n3 * sizeof(float));
+    m.used = mk_alloc(al, m.n);
+    mk_status status = MK_OK;
+    if (m.failed || !m.qa || !m.fa || !m.fb || !m.used) {
+        status = MK_ERR_OUT_OF_MEMORY;
+    } else {
+        memset(m.used, 0, m.n);
+        for (uint32_t i = 0; i < s->index_count; i++)
+            m.used[s->indices[i]] = 1;
+        double e = 0;
+        for (uint32_t f = 0; f < s->frame_count && e <= MK_PACK_FLAT_TOLERANCE; f++) {
+            double ef = flat_error(&m, f, error);
+            e = ef > e ? ef : e;
+        }
+        *flat = e <= MK_PACK_FLAT_TOLERANCE;
+    }
+    mk_free(al, m.qa, n3 * sizeof(int32_t));
+    mk_free(al, m.fa, n3 * sizeof(float));
+    mk_free(al, m.fb, n3 * sizeof(float));
+    mk_free(al, m.used, m.n);
+    return status;
+}
+
+mk_status mk_pack_flat_fits(const mk_unit *u, const mk_pack_options *o, const mk_allocator *al,
+                            bool *flat, double *error, mk_pack_options *flat_options)
+{
+    memset(flat_options, 0, sizeof *flat_options);
+    if (o)
+        *flat_options = *o;
+    *flat = false;
+    *error = 0;
+    if (!u->frames->normals || !o || !o->flat_normals || o->plain || o->normal_bits == 16)
+        return MK_OK;
+    mk_status s = flat_fits_grid(u, o, al, flat, error);
+    if (s != MK_OK || *flat || flat_options->position_bits)
+        return s;
+    /* a grid of half or a quarter of the step, when that is what the small
+     * faces need (a position error of e moves the normal of a face whose
+     * edge is L long by up to about e / L) */
+    double e = flat_options->max_position_error > 0 ? flat_options->max_position_error : 1e-4;
+    for (int k = 0; s == MK_OK && !*flat && k < 2; k++) {
+        e /= 2;
+        flat_options->max_position_error = e;
+        s = flat_fits_grid(u, flat_options, al, flat, error);
+    }
+    return s;
+}
+
 mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_options *o,
-                             const mk_pack_materials *mats, uint32_t base_frame,
+                             const mk_pack_materials *mats, uint32_t base_frame, bool flat,
                              const uint32_t *target_frame, uint32_t targets,
                              float translation[3], float *scale, mk_pack_stats *stats,
                              mk_error *err)
@@ -865,6 +992,8 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     m.compress = o && o->compress;
     m.no_texcoords = o && o->no_texcoords;
     m.nmax = m.plain ? 0.0f : o && o->normal_bits == 16 ? 32767.0f : 127.0f;
+    m.flat = flat && s->normals;
+    w->flat_normals = m.flat;
     m.st = stats;
     const size_t n3 = 3 * (size_t)m.n;
     m.qa = mk_alloc(al, 2 * n3 * sizeof(int32_t));

@@ -88,6 +88,7 @@ typedef struct packed {
     uint32_t obj_v, obj_vn; /* accessors or MK_NONE */
     bool map_deltas;        /* version 4: map entry i holds x_i - i */
     uint32_t index_turns;   /* version 4: accessor of the corners' turns, or MK_NONE */
+    bool flat_normals;      /* version 5: no normals stored, computed from the positions */
     uint32_t *frame_target;
     const struct mk_gltf_json_value *x; /* extras.morphkit */
     bool transform; /* the node moves the mesh: positions are on a grid */
@@ -656,7 +657,8 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     uint32_t b = 0;
     while (p->frame_target[b] != MK_NONE)
         b++;
-    float *base = mk_frame_set_positions_to_fill(s, b), *nbase = mk_frame_set_normals_to_fill(s, b);
+    float *base = mk_frame_set_positions_to_fill(s, b);
+    float *nbase = pr->normal != MK_NONE ? mk_frame_set_normals_to_fill(s, b) : NULL;
     if ((st = read_attr(r, g, pr->position, base, n3)) != MK_OK)
         return st;
     if (nbase && (st = read_attr(r, g, pr->normal, nbase, n3)) != MK_OK)
@@ -723,6 +725,10 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
             if (nbase)
                 memcpy(mk_frame_set_normals_to_fill(s, f), nbase, n3 * sizeof(float));
         }
+    /* flat shaded: the normals the writer checked, from the positions read */
+    for (uint32_t f = 0; p->flat_normals && f < p->frames; f++)
+        mk_pack_flat_normals(mk_frame_set_positions(s, f), s->indices, s->index_count,
+                             p->vertices, mk_frame_set_normals_to_fill(s, f));
     return MK_OK;
 }
 
@@ -820,6 +826,15 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
         return mk_pack_bad(r, "index_turns", MK_NONE, "not an accessor index (version 4)");
     if (turns)
         p.index_turns = (uint32_t)turns_at;
+    const mk_gltf_json_value *flat = mk_gltf_json_get(r->doc, x, "flat_normals");
+    if (flat && (p.version < 5 || (!mk_gltf_json_is(flat, MK_GLTF_JSON_TRUE) &&
+                                   !mk_gltf_json_is(flat, MK_GLTF_JSON_FALSE))))
+        return mk_pack_bad(r, "flat_normals", MK_NONE, "not true/false (version 5)");
+    p.flat_normals = mk_gltf_json_is(flat, MK_GLTF_JSON_TRUE);
+    for (uint32_t t = 0; p.flat_normals && t <= p.targets; t++)
+        if ((t == p.targets ? pr->normal : pr->targets[t].normal) != MK_NONE)
+            return mk_pack_bad(r, "flat_normals", MK_NONE,
+                               "true, but the mesh stores normals (NORMAL)");
     if ((s = mk_pack_get_string(r, al, x, "unit", "", true, &u->name)) != MK_OK ||
         (s = mk_pack_get_u32(r, x, "position_count", "", &u->position_count)) != MK_OK ||
         (s = mk_pack_get_u32(r, x, "normal_count", "", &u->normal_count)) != MK_OK)
@@ -829,7 +844,8 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
         return s;
     }
     if ((s = mk_pack_read_clips(r, x, u)) == MK_OK) {
-        mk_frame_set_desc fd = {p.frames, p.vertices, index_count, pr->normal != MK_NONE,
+        mk_frame_set_desc fd = {p.frames, p.vertices, index_count,
+                                pr->normal != MK_NONE || p.flat_normals,
                                 pr->texcoord0 != MK_NONE};
         s = mk_frame_set_create(&fd, al, &u->frames, r->err);
     }

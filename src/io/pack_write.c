@@ -306,6 +306,8 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_mate
         mk_pack_buf_printf(b, ",\"obj_vn\":%u", w->obj_vn);
     if (w->index_turns != MK_NONE)
         mk_pack_buf_printf(b, ",\"index_turns\":%u", w->index_turns);
+    if (w->flat_normals)
+        mk_pack_buf_append(b, ",\"flat_normals\":true", 20);
     const uint32_t order[2] = {w->obj_v_order, w->obj_vn_order};
     /* map_deltas only where some map is an accessor */
     bool map_accessor = w->obj_v != MK_NONE || w->obj_vn != MK_NONE;
@@ -401,6 +403,11 @@ static bool any_failed(const mk_pack_writer *w)
            w->animations.failed || w->json.failed;
 }
 
+static mk_status pack_form(const mk_unit *unit, const mk_pack_options *options,
+                           const mk_pack_materials *mats, bool flat, double flat_error,
+                           const mk_allocator *allocator, void **out_data, size_t *out_size,
+                           mk_pack_stats *stats, mk_error *err);
+
 mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
                        const mk_allocator *allocator, void **out_data, size_t *out_size,
                        mk_pack_stats *stats, mk_report *report, mk_error *err)
@@ -425,55 +432,99 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
                             "max_position_error %g (>= 0)",
                             options->position_bits, options->normal_bits,
                             options->max_position_error);
-    const mk_frame_set *s = unit->frames;
-    const uint32_t frames = s->frame_count, n = s->vertex_count;
     if (unit->position_count >= (1u << 24) || unit->normal_count >= (1u << 24))
         return mk_error_set(err, MK_ERR_LIMIT, NULL, 0,
                             "%u positions, %u normals: a packed unit holds fewer than 2^24",
                             unit->position_count, unit->normal_count);
-    size_t table_bytes = (size_t)frames * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
-    uint8_t *table = mk_alloc(allocator, table_bytes);
     mk_pack_materials *mats = mk_alloc(allocator, sizeof *mats);
-    mk_status st0 = MK_OK;
-    if (mats) {
-        memset(mats, 0, sizeof *mats);
-        mk_pack_materials_load(unit, options ? options->files : NULL, allocator, mats, report);
-    }
-    for (uint32_t i = 0; mats && options && options->no_texcoords && i < mats->count; i++)
+    if (!mats)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    memset(mats, 0, sizeof *mats);
+    mk_pack_materials_load(unit, options ? options->files : NULL, allocator, mats, report);
+    mk_status st = MK_OK;
+    for (uint32_t i = 0; options && options->no_texcoords && i < mats->count; i++)
         if (mats->items[i].image) {
-            st0 = mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
-                               "no_texcoords: material '%s' has a texture, which needs them",
-                               mats->items[i].name);
+            st = mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
+                              "no_texcoords: material '%s' has a texture, which needs them",
+                              mats->items[i].name);
             break;
         }
     mk_pack_stats local_stats;
     if (!stats)
         stats = &local_stats;
     memset(stats, 0, sizeof *stats);
+    /* flat_normals: a flat-shaded unit is packed both ways (pack_flat.c),
+     * and the smaller file kept: without normals it usually is, by their
+     * deltas, but its grid may have to be finer for the small faces' normals */
+    bool flat = false;
+    double flat_error = 0;
+    mk_pack_options flat_options;
+    if (st == MK_OK && mk_pack_flat_fits(unit, options, allocator, &flat, &flat_error,
+                                         &flat_options) != MK_OK)
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    if (st == MK_OK)
+        st = pack_form(unit, options, mats, false, 0, allocator, out_data, out_size, stats, err);
+    if (st == MK_OK && flat) {
+        void *data;
+        size_t size;
+        mk_pack_stats fs;
+        memset(&fs, 0, sizeof fs);
+        st = pack_form(unit, &flat_options, mats, true, flat_error, allocator, &data, &size,
+                       &fs, err);
+        if (st == MK_OK && size < *out_size) {
+            mk_free(allocator, *out_data, *out_size);
+            *out_data = data;
+            *out_size = size;
+            *stats = fs;
+        } else if (st == MK_OK) {
+            mk_free(allocator, data, size);
+        } else {
+            mk_free(allocator, *out_data, *out_size);
+            *out_data = NULL;
+            *out_size = 0;
+        }
+    }
+    mk_pack_materials_free(mats, allocator);
+    mk_free(allocator, mats, sizeof *mats);
+    return st;
+}
+
+/* One form of the pack: with stored normals, or flat (no normals; the
+ * unit's normals are within flat_error of what a reader computes). */
+static mk_status pack_form(const mk_unit *unit, const mk_pack_options *options,
+                           const mk_pack_materials *mats, bool flat, double flat_error,
+                           const mk_allocator *allocator, void **out_data, size_t *out_size,
+                           mk_pack_stats *stats, mk_error *err)
+{
+    const mk_frame_set *s = unit->frames;
+    const uint32_t frames = s->frame_count, n = s->vertex_count;
+    size_t table_bytes = (size_t)frames * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
+    uint8_t *table = mk_alloc(allocator, table_bytes);
     mk_pack_writer w;
     memset(&w, 0, sizeof w);
     w.index_turns = MK_NONE;
     w.allocator = allocator;
     w.bin.allocator = w.views.allocator = w.accessors.allocator = allocator;
     w.meshes.allocator = w.animations.allocator = w.json.allocator = allocator;
-    mk_status st = st0;
-    if (st != MK_OK)
-        goto done;
-    if (!table || !mats) {
+    mk_status st = MK_OK;
+    if (!table) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
     }
     uint64_t *hash = (uint64_t *)table;
     uint32_t *frame_target = (uint32_t *)(hash + frames), *target_frame = frame_target + frames;
     uint32_t base;
-    if (mk_pack_choose_base(unit, options, allocator, &base) != MK_OK) {
+    if (mk_pack_choose_base(unit, options, flat, allocator, &base) != MK_OK) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
     }
     uint32_t targets = distinct_frames(s, options && options->every_frame, base, hash,
                                        frame_target, target_frame);
     float translation[3], scale;
-    if ((st = mk_pack_write_mesh(&w, unit, options, mats, base, target_frame, targets,
+    stats->flat_normals = flat;
+    if (flat)
+        stats->max_normal_error = flat_error;
+    if ((st = mk_pack_write_mesh(&w, unit, options, mats, base, flat, target_frame, targets,
                                  translation, &scale, stats, err)) != MK_OK ||
         (st = write_animations(&w, unit, frame_target, targets, options && options->plain,
                                err)) != MK_OK)
@@ -594,8 +645,5 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
 done:
     free_writer(&w);
     mk_free(allocator, table, table_bytes);
-    if (mats)
-        mk_pack_materials_free(mats, allocator);
-    mk_free(allocator, mats, sizeof *mats);
     return st;
 }

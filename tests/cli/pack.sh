@@ -28,7 +28,8 @@ has "$out" "float"
 # the default: quantized, 13 bits keep the error under 1e-4 of the size
 expect 0 pack "$DEMO/knight" -o "$TMP/knight_q.glb"
 has "$out" "   13 "
-err_rel=$(printf '%s\n' "$out" | tail -1 | awk '{ print $NF }')
+err_rel=$(printf '%s\n' "$out" | tail -1 | awk '{ print $(NF - 1) }')   # "of size"; then "normals"
+has "$out" " stored"
 awk -v e="$err_rel" 'BEGIN { exit !(e > 0 && e <= 1e-4) }' || { echo "FAIL: relative error $err_rel"; fails=$((fails + 1)); }
 expect 0 pack "$DEMO/knight" -o "$TMP/knight_b8.glb" --bits 8
 has "$out" "    8 "
@@ -55,6 +56,24 @@ for args in "--anim Attack" "--anim Walk" "--anim Idle --then Attack@0.3 --then 
     expect 0 sample "$TMP/knight.glb" $T $args
     [ "$a" = "$out" ] || { echo "FAIL: sample text differs for $args"; fails=$((fails + 1)); }
 done
+
+# --flat-normals: the knight is flat shaded; packed without normals (on a
+# grid two bits finer, for its small faces), smaller, and read back with
+# its normals within 1 degree wherever a frame shows whole (step blending)
+expect 0 pack "$DEMO/knight" -o "$TMP/knight_flat.glb" --flat-normals
+has "$out" "   15 "
+has "$out" " flat"
+[ "$(wc -c < "$TMP/knight_flat.glb")" -lt "$(wc -c < "$TMP/knight_q.glb")" ] ||
+    { echo "FAIL: the flat pack is not smaller"; fails=$((fails + 1)); }
+grep -q '"NORMAL"' "$TMP/knight_flat.glb" && { echo "FAIL: NORMAL in the flat pack"; fails=$((fails + 1)); }
+# shellcheck disable=SC2086
+expect 0 sample "$DEMO/knight" $T --anim Attack --interpolation step --json; a=$out
+# shellcheck disable=SC2086
+expect 0 sample "$TMP/knight_flat.glb" $T --anim Attack --interpolation step --json
+same_json "$a" "$out" 1.8e-2
+# 16-bit normals are stored, flat or not
+expect 0 pack "$DEMO/knight" -o "$TMP/knight_flat.glb" --flat-normals --normal-bits 16
+has "$out" " stored"
 
 expect 0 validate "$TMP/knight.glb"
 has "$out" "ok: 3 animations, 15 frames, 152 vertices, 228 triangles"

@@ -129,6 +129,26 @@ function morph(geometry, name, weights) {
   return out;
 }
 
+// Per vertex, the unit normal of the first triangle (in index order) that
+// uses it, and of the last (through last); zero where none does.
+function triangleNormals(pos, index, last) {
+  const first = new Array(pos.length).fill(0), final = new Array(pos.length).fill(0), seen = [];
+  const a = new THREE.Vector3(), b = new THREE.Vector3(), c = new THREE.Vector3();
+  for (let t = 0; t < index.count; t += 3) {
+    const i = [index.getX(t), index.getX(t + 1), index.getX(t + 2)];
+    a.fromArray(pos, 3 * i[0]);
+    b.fromArray(pos, 3 * i[1]).sub(a);
+    c.fromArray(pos, 3 * i[2]).sub(a);
+    b.cross(c).normalize();
+    for (const v of i) {
+      if (!seen[v]) { seen[v] = true; b.toArray(first, 3 * v); }
+      b.toArray(final, 3 * v);
+    }
+  }
+  last(final);
+  return first;
+}
+
 function compare(what, got, want, tol) {
   checks++;
   if (got.length !== want.length) {
@@ -255,12 +275,23 @@ const units = [
 ];
 // plain float (morphkit reads it back within float rounding), the default
 // quantized form (within the error `pack` reports; 8-bit normals) and that
-// form meshopt-compressed (three.js decodes it with its MeshoptDecoder)
-for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2], ['--compress', 3e-2]]) for (const dir of units) {
-  const glb = path.join(tmp, path.basename(dir) + mode.replace('--', '_') + '.glb');
-  const table = execFileSync(tool, ['pack', dir, '-o', glb, ...(mode ? [mode] : [])], { encoding: 'utf8' });
-  // the summary's "max error" column: the largest position error of the pack
-  const maxError = Number(table.trim().split('\n').pop().trim().split(/\s+/).at(-2));
+// form meshopt-compressed (three.js decodes it with its MeshoptDecoder);
+// the demo units (flat shaded) also with --flat-normals: no NORMAL, so
+// three.js shades each triangle with its own normal, which must be the
+// unit's at every frame (between frames a viewer shades the blended faces
+// while morphkit blends the frames' normals: only positions are compared)
+const flatUnits = ['knight', 'wing', 'knight_smooth', 'wing_smooth'];
+const forms = [['--plain'], [], ['--compress'], ['--flat-normals'], ['--compress', '--flat-normals']];
+for (const mode of forms) for (const dir of units) {
+  const flatMode = mode.includes('--flat-normals');
+  if (flatMode && !flatUnits.includes(path.basename(dir))) continue;
+  const normalTol = mode.includes('--plain') ? 1e-4 : 3e-2;
+  const glb = path.join(tmp, path.basename(dir) + mode.map((m) => m.replace('--', '_')).join('') + '.glb');
+  const table = execFileSync(tool, ['pack', dir, '-o', glb, ...mode], { encoding: 'utf8' });
+  // the summary's last columns: "max error" (the largest position error of
+  // the pack), "of size" and "normals" (flat: packed without them)
+  const cells = table.trim().split('\n').pop().trim().split(/\s+/);
+  const maxError = Number(cells.at(-3)), flatPack = cells.at(-1) === 'flat';
   const posTol = 2 * maxError + 1e-5;
   const bytes = fs.readFileSync(glb);
   const report = await validator.validateBytes(new Uint8Array(bytes), { uri: glb });
@@ -289,6 +320,13 @@ for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2], ['--compress', 3
   let mesh = null;
   gltf.scene.traverse((o) => { if (o.isMesh) mesh = o; });
   const g = mesh.geometry;
+  // with --flat-normals the demo units have no NORMAL, and three.js shades
+  // flat (material.flatShading)
+  checks++;
+  if (flatPack !== flatMode || !g.attributes.normal !== flatPack ||
+      (flatPack && !mesh.material.flatShading))
+    fail(`${path.basename(glb)}: flat ${flatPack}, NORMAL ${!!g.attributes.normal}, ` +
+         `flatShading ${mesh.material.flatShading}`);
   gltf.scene.updateMatrixWorld(true);
   const world = mesh.matrixWorld; // quantized positions: the node's translation + scale
   // the `v` / `vn` maps: accessors named in extras.morphkit (absent: the
@@ -336,6 +374,13 @@ for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2], ['--compress', 3
   for (const clip of gltf.animations) {
     const times = [];
     for (let t = 0; t <= clip.duration; t += 0.0173) times.push(Math.round(t * 1e6) / 1e6);
+    // flat: the frames themselves (2 us after each key, off the cuts of
+    // step and no-blend keys; not the clip's end, where a viewer clamps and
+    // the player loops or holds), where normals are compared too
+    const keys = [...new Set(clip.tracks[0].times)].filter((t) => t + 2e-6 < clip.duration)
+      .map((t) => Math.round((t + 2e-6) * 1e6) / 1e6);
+    const atKey = new Set(keys);
+    if (flatPack) times.push(...keys.filter((t) => !times.includes(t)));
     const mk = JSON.parse(execFileSync(tool, ['sample', dir, '--json', '--anim', clip.name,
       ...times.flatMap((t) => ['--time', String(t)])], { encoding: 'utf8', maxBuffer: 1 << 28 }));
     const mixer = new THREE.AnimationMixer(gltf.scene);
@@ -347,13 +392,18 @@ for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2], ['--compress', 3
       mixer.setTime(t);
       const w = mesh.morphTargetInfluences;
       const e = mk.samples[k].meshes[0];
-      const pos = morph(g, 'position', w), nrm = morph(g, 'normal', w);
+      const pos = morph(g, 'position', w);
       const p = new THREE.Vector3();
       for (let v = 0; v < pos.length; v += 3) {
         p.set(pos[v], pos[v + 1], pos[v + 2]).applyMatrix4(world);
         pos[v] = p.x, pos[v + 1] = p.y, pos[v + 2] = p.z;
       }
+      // flat: what three.js shades each triangle with, its own normal;
+      // every triangle of a vertex is compared (nrm: the first, nrm2: the last)
+      let nrm2 = null;
+      const nrm = flatPack ? triangleNormals(pos, g.index, (n) => { nrm2 = n; }) : morph(g, 'normal', w);
       const inV = new Array(e.positions.length).fill(NaN), inVn = new Array(e.normals.length).fill(0);
+      const inVn2 = new Array(e.normals.length).fill(0);
       for (let v = 0; v < pos.length / 3; v++) {
         const i = objV ? objV.getX(v) : v;
         for (let c = 0; c < 3; c++) inV[3 * i + c] = pos[3 * v + c];
@@ -362,10 +412,13 @@ for (const [mode, normalTol] of [['--plain', 1e-4], ['', 3e-2], ['--compress', 3
         const v = objVn ? objVn.getX(j) : j;
         if (v !== vnNone)
           for (let c = 0; c < 3; c++) inVn[3 * j + c] = nrm[3 * v + c];
+        if (v !== vnNone && nrm2)
+          for (let c = 0; c < 3; c++) inVn2[3 * j + c] = nrm2[3 * v + c];
       }
       const at = `${path.basename(glb)} ${clip.name} t=${t}`;
       compare(`${at} positions`, e.positions, inV, posTol);
-      compare(`${at} normals`, e.normals, inVn, normalTol);
+      if (!flatPack || atKey.has(t)) compare(`${at} normals`, e.normals, inVn, normalTol);
+      if (nrm2 && atKey.has(t)) compare(`${at} normals (last triangle)`, e.normals, inVn2, normalTol);
     });
   }
 }

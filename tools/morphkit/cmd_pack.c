@@ -38,6 +38,11 @@ static void help(FILE *out)
             "  --bits N         position grid of 2^N - 1 steps over the bounding box\n"
             "                   (N 1..15) instead of a step of twice --max-error\n"
             "  --normal-bits N  8 (default) or 16\n"
+            "  --flat-normals   a unit flat shaded in every frame is packed without\n"
+            "                   normals when that is smaller: viewers shade each\n"
+            "                   triangle with its own normal, morphkit computes them\n"
+            "                   on reading (between frames a viewer shades the blended\n"
+            "                   faces, morphkit blends the frames' normals)\n"
             "  --plain          float and dense: no quantization, no sparse targets\n"
             "  --compress       EXT_meshopt_compression (meshoptimizer) on all data:\n"
             "                   smaller, for viewers with a meshopt decoder\n"
@@ -124,6 +129,7 @@ typedef struct job {
     int exit_code;
     mk_pack_stats stats;
     uint64_t bytes_before;
+    bool has_normals; /* the unit's frames have normals */
     bool written;
     char message[MK_ERROR_FILE_MAX + MK_ERROR_MESSAGE_MAX + 64];
     mk_report *report; /* kept for printing when the unit is invalid */
@@ -145,6 +151,7 @@ static void pack_one(job *j, const mk_pack_options *options)
     void *data = NULL;
     size_t size = 0;
     j->bytes_before = unit->bytes_on_disk;
+    j->has_normals = unit->frames->normals != NULL;
     if (mk_unit_pack(unit, options, NULL, &data, &size, &j->stats, j->report, &err) != MK_OK) {
         char buf[MK_ERROR_FILE_MAX + MK_ERROR_MESSAGE_MAX + 32];
         mk_error_format(&err, buf, sizeof buf);
@@ -239,8 +246,8 @@ static void run_jobs(job *jobs, const mk_pack_options *options, uint32_t count, 
 
 static void print_summary(const job *jobs, uint32_t count)
 {
-    printf("%-20s %7s %8s %12s %12s %7s %5s %11s %11s\n", "unit", "frames", "targets",
-           "bytes before", "bytes after", "ratio", "bits", "max error", "of size");
+    printf("%-20s %7s %8s %12s %12s %7s %5s %11s %11s %8s\n", "unit", "frames", "targets",
+           "bytes before", "bytes after", "ratio", "bits", "max error", "of size", "normals");
     for (uint32_t i = 0; i < count; i++) {
         const job *j = &jobs[i];
         const char *name = strrchr(j->out_path, '/');
@@ -253,10 +260,12 @@ static void print_summary(const job *jobs, uint32_t count)
         char bits[16];
         snprintf(bits, sizeof bits, "%u", j->stats.position_bits);
         double rel = j->stats.unit_size > 0 ? j->stats.max_position_error / j->stats.unit_size : 0;
-        printf("%-20s %7u %8u %12llu %12zu %6.1f%% %5s %11.3g %11.3g\n", name,
+        /* stored (its error is the normals'), computed flat on reading, or none */
+        const char *normals = j->stats.flat_normals ? "flat" : j->has_normals ? "stored" : "none";
+        printf("%-20s %7u %8u %12llu %12zu %6.1f%% %5s %11.3g %11.3g %8s\n", name,
                j->stats.frame_count, j->stats.target_count, (unsigned long long)j->bytes_before,
                j->stats.bytes, ratio, j->stats.position_bits ? bits : "float",
-               j->stats.max_position_error, rel);
+               j->stats.max_position_error, rel, normals);
     }
 }
 
@@ -309,6 +318,8 @@ int mk_cmd_pack(int argc, char **argv)
             po.every_frame = true;
         } else if (strcmp(arg, "--no-texcoords") == 0) {
             po.no_texcoords = true;
+        } else if (strcmp(arg, "--flat-normals") == 0) {
+            po.flat_normals = true;
         } else if ((strcmp(arg, "--bits") == 0 || strcmp(arg, "--normal-bits") == 0) && has_value) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
