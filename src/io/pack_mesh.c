@@ -817,6 +817,24 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
 
 /* ---- the base pose ------------------------------------------------------------ */
 
+/* A context with only the position grid of options o (m->failed: out of
+ * memory), for the searches made before the mesh is written. */
+static void grid_only(mesh_ctx *m, mk_pack_writer *w, mk_pack_stats *st, const mk_unit *u,
+                      const mk_pack_options *o, const mk_allocator *al)
+{
+    memset(w, 0, sizeof *w);
+    w->allocator = al;
+    memset(st, 0, sizeof *st);
+    memset(m, 0, sizeof *m);
+    m->w = w;
+    m->u = u;
+    m->s = u->frames;
+    m->n = u->frames->vertex_count;
+    m->st = st;
+    m->nmax = o && o->normal_bits == 16 ? 32767.0f : 127.0f;
+    choose_grid(m, o);
+}
+
 /* Bytes per vertex of the dense POSITION and NORMAL deltas from frame b to
  * frame f (q: every frame's grid values, qn: normal grid values or NULL). */
 static uint32_t delta_cost(const int32_t *q, const int32_t *qn, size_t n3, uint32_t b, uint32_t f,
@@ -854,19 +872,9 @@ mk_status mk_pack_choose_base(const mk_unit *u, const mk_pack_options *o, bool f
         (double)frames * frames * (double)n3 > 3e8)
         return MK_OK;
     mk_pack_writer w;
-    memset(&w, 0, sizeof w);
-    w.allocator = al;
     mk_pack_stats st;
-    memset(&st, 0, sizeof st);
     mesh_ctx m;
-    memset(&m, 0, sizeof m);
-    m.w = &w;
-    m.u = u;
-    m.s = s;
-    m.n = s->vertex_count;
-    m.st = &st;
-    m.nmax = o && o->normal_bits == 16 ? 32767.0f : 127.0f;
-    choose_grid(&m, o);
+    grid_only(&m, &w, &st, u, o, al);
     if (m.failed)
         return MK_ERR_OUT_OF_MEMORY;
     if (!m.qpos)
@@ -910,18 +918,9 @@ static mk_status flat_fits_grid(const mk_unit *u, const mk_pack_options *o,
     *flat = false;
     *error = 0;
     mk_pack_writer w;
-    memset(&w, 0, sizeof w);
-    w.allocator = al;
     mk_pack_stats st;
-    memset(&st, 0, sizeof st);
     mesh_ctx m;
-    memset(&m, 0, sizeof m);
-    m.w = &w;
-    m.u = u;
-    m.s = s;
-    m.n = s->vertex_count;
-    m.st = &st;
-    choose_grid(&m, o);
+    grid_only(&m, &w, &st, u, o, al);
     const size_t n3 = 3 * (size_t)m.n;
     m.qa = mk_alloc(al, n3 * sizeof(int32_t));
     m.fa = mk_alloc(al, n3 * sizeof(float));
