@@ -7,12 +7,28 @@
  * read, and the writer checks with the same function, on the positions
  * the reader will get, that they stay within MK_PACK_FLAT_TOLERANCE of
  * the folder's normals. */
+#include <math.h>
 #include <string.h>
 
 #include "pack_internal.h"
 
+/* Each vertex's sum made a unit vector (zero stays zero), in three passes
+ * so the square roots and divisions run four or eight at a time. */
+MK_AVX2_CLONE static void normalize_all(float *restrict o, float *restrict len, size_t n)
+{
+    for (size_t v = 0; v < n; v++)
+        len[v] = o[3 * v] * o[3 * v] + o[3 * v + 1] * o[3 * v + 1] + o[3 * v + 2] * o[3 * v + 2];
+    for (size_t v = 0; v < n; v++)
+        len[v] = len[v] >= MK_NORMAL_MIN_LENGTH2 ? 1.0f / sqrtf(len[v]) : 0.0f;
+    for (size_t v = 0; v < n; v++) {
+        o[3 * v] *= len[v];
+        o[3 * v + 1] *= len[v];
+        o[3 * v + 2] *= len[v];
+    }
+}
+
 void mk_pack_flat_normals(const float *p, const uint32_t *indices, uint32_t index_count,
-                          uint32_t n, float *out)
+                          uint32_t n, float *out, float *scratch)
 {
     memset(out, 0, 3 * (size_t)n * sizeof *out);
     for (uint32_t i = 0; i + 2 < index_count; i += 3) {
@@ -30,6 +46,5 @@ void mk_pack_flat_normals(const float *p, const uint32_t *indices, uint32_t inde
             o[2] += x[2];
         }
     }
-    for (uint32_t v = 0; v < n; v++)
-        mk_pack_normalize3(out + 3 * (size_t)v);
+    normalize_all(out, scratch, n);
 }

@@ -237,10 +237,11 @@ static inline void mk_pack_normalize3(float *v)
 
 /* Vertex normals of one frame from its positions (3 n floats) and
  * triangles (indices below n): each vertex the normalized sum of its
- * triangles' area-weighted normals; zero where no triangle reaches. The
- * writer and the reader both call it, so they get the same bits. */
+ * triangles' area-weighted normals; zero where no triangle reaches.
+ * scratch: n floats. The writer and the reader both call it, so they get
+ * the same bits. */
 void mk_pack_flat_normals(const float *positions, const uint32_t *indices, uint32_t index_count,
-                          uint32_t n, float *out);
+                          uint32_t n, float *out, float *scratch);
 
 /* ---- reading (pack_read.c, pack_extras.c) ---------------------------------- */
 

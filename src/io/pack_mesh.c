@@ -344,7 +344,7 @@ static double flat_error(mesh_ctx *m, uint32_t f, double *component)
     } else { /* float deltas read back as the frame (exact_delta), to a rounding */
         memcpy(m->fb, mk_frame_set_positions(s, f), n3 * sizeof(float));
     }
-    mk_pack_flat_normals(m->fb, s->indices, s->index_count, m->n, m->fa);
+    mk_pack_flat_normals(m->fb, s->indices, s->index_count, m->n, m->fa, (float *)(void *)m->qa);
     double e = 0, ec = 0;
     for (uint32_t v = 0; v < m->n; v++) {
         if (!m->used[v])

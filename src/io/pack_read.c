@@ -725,10 +725,18 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
             if (nbase)
                 memcpy(mk_frame_set_normals_to_fill(s, f), nbase, n3 * sizeof(float));
         }
-    /* flat shaded: the normals the writer checked, from the positions read */
-    for (uint32_t f = 0; p->flat_normals && f < p->frames; f++)
-        mk_pack_flat_normals(mk_frame_set_positions(s, f), s->indices, s->index_count,
-                             p->vertices, mk_frame_set_normals_to_fill(s, f));
+    /* flat shaded: the normals the writer checked, from the positions read
+     * (once per target: frames that share one are copies) */
+    for (uint32_t f = 0; p->flat_normals && f < p->frames; f++) {
+        uint32_t g = 0;
+        while (g < f && p->frame_target[g] != p->frame_target[f])
+            g++;
+        if (g < f)
+            memcpy(mk_frame_set_normals_to_fill(s, f), mk_frame_set_normals(s, g), n3 * sizeof(float));
+        else
+            mk_pack_flat_normals(mk_frame_set_positions(s, f), s->indices, s->index_count,
+                                 p->vertices, mk_frame_set_normals_to_fill(s, f), delta);
+    }
     return MK_OK;
 }
 
