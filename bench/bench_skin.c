@@ -7,7 +7,10 @@
  * baseline of `morphkit bench`), in the same run. A second row per size:
  * morph (two dense targets) then skin as two calls and as
  * mk_skin_apply_morph's fused blocks, beside copies of the 96 B a vertex
- * the fused call reads and of the same traffic (60 B).
+ * the fused call reads and of the same traffic (60 B). The joint matrices
+ * are where malloc puts them (16-byte aligned, 48 bytes past a cache line
+ * here): mk_skin_apply copies them to a 64-byte boundary (skin.h), the
+ * variant columns read an aligned copy, so both show the kernels' speed.
  * `--quick` runs a tiny size once (CTest smoke run). Nothing about time is
  * asserted. */
 #include <stdio.h>
@@ -48,15 +51,18 @@ static int run(uint32_t vc, int quick)
        moving the same traffic as the kernel ((48 + 24) / 2 = 36 B: what
        `morphkit bench` compares every kernel with) */
     size_t n3 = (size_t)vc * 3, read_bytes = (size_t)vc * 48, same_bytes = (size_t)vc * 36;
-    float *jm = malloc((size_t)jc * 16 * sizeof(float));
+    /* 16 past a 64-byte boundary, as malloc's blocks often are */
+    float *jm_block = aligned_alloc(64, (size_t)jc * 64 + 64), *jm = jm_block + 4;
+    float *jm_aligned = aligned_alloc(64, (size_t)jc * 64);
     float *pos = malloc(n3 * sizeof(float)), *nrm = malloc(n3 * sizeof(float));
     float *op = malloc(n3 * sizeof(float)), *on = malloc(n3 * sizeof(float));
     char *src = malloc(read_bytes), *dst = malloc(read_bytes);
-    if (!jm || !pos || !nrm || !op || !on || !src || !dst)
+    if (!jm_block || !jm_aligned || !pos || !nrm || !op || !on || !src || !dst)
         return 1;
     for (uint32_t j = 0; j < jc; j++)
         for (int k = 0; k < 16; k++)
             jm[j * 16 + k] = k % 4 == 3 ? (k == 15 ? 1.0f : 0.0f) : frand();
+    memcpy(jm_aligned, jm, (size_t)jc * 64);
     for (size_t i = 0; i < n3; i++)
         pos[i] = frand(), nrm[i] = frand();
     memset(src, 1, read_bytes);
@@ -79,13 +85,13 @@ static int run(uint32_t vc, int quick)
         MK_TIME_MIN(t_copy, memcpy(dst, src, read_bytes); src[0] ^= dst[1]);
         MK_TIME_MIN(t_same, memcpy(dst, src, same_bytes); src[0] ^= dst[1]);
         if (r % 8 == 0 || quick) /* the slow reference: fewer calls */
-            MK_TIME_MIN(t_ref, mk_skin_apply_scalar(skin, jm, pos, nrm, NULL, op, on, NULL));
+            MK_TIME_MIN(t_ref, mk_skin_apply_scalar(skin, jm_aligned, pos, nrm, NULL, op, on, NULL));
 #if defined(__SSE2__)
-        MK_TIME_MIN(t_sse2, mk_skin_apply_sse2(skin, jm, pos, nrm, NULL, op, on, NULL));
+        MK_TIME_MIN(t_sse2, mk_skin_apply_sse2(skin, jm_aligned, pos, nrm, NULL, op, on, NULL));
         if (mk_skin_have_avx2())
-            MK_TIME_MIN(t_avx2, mk_skin_apply_avx2(skin, jm, pos, nrm, NULL, op, on, NULL));
+            MK_TIME_MIN(t_avx2, mk_skin_apply_avx2(skin, jm_aligned, pos, nrm, NULL, op, on, NULL));
         if (mk_skin_have_avx512())
-            MK_TIME_MIN(t_avx512, mk_skin_apply_avx512(skin, jm, pos, nrm, NULL, op, on, NULL));
+            MK_TIME_MIN(t_avx512, mk_skin_apply_avx512(skin, jm_aligned, pos, nrm, NULL, op, on, NULL));
 #endif
         MK_TIME_MIN(t_apply, mk_skin_apply(skin, jm, jc, pos, nrm, NULL, op, on, NULL, vc, &err));
     }
@@ -132,7 +138,7 @@ static int run(uint32_t vc, int quick)
            vc, t_copy2 * 1e9 / vc, t_same2 * 1e9 / vc, t_two * 1e9 / vc, t_fused * 1e9 / vc,
            t_fused / t_copy2, t_fused / t_same2);
     mk_morph_set_destroy(set);
-    free(jm), free(pos), free(nrm), free(op), free(on), free(src), free(dst);
+    free(jm_block), free(jm_aligned), free(pos), free(nrm), free(op), free(on), free(src), free(dst);
     mk_skin_destroy(skin);
     return 0;
 }

@@ -492,6 +492,52 @@ static void test_kernels_match_reference(void)
 #endif
 }
 
+/* Joint matrices anywhere in memory give the same results bit for bit:
+ * mk_skin_apply copies a few of them to a 64-byte boundary (skin.h), so a
+ * copy that missed a matrix (the last joint's, say) would show here; 200
+ * joints are read where they are. */
+static void test_joint_matrices_anywhere(void)
+{
+    const uint32_t joint_counts[2] = {13, 200};
+    for (int c = 0; c < 2; c++) {
+        const uint32_t vc = 2000, jc = joint_counts[c];
+        mk_skin_desc d = {vc, jc, 4};
+        mk_skin *skin = NULL;
+        mk_error err;
+        CHECK(mk_skin_create(&d, NULL, &skin, &err) == MK_OK);
+        if (!skin)
+            return;
+        uint32_t r = 99;
+#define RND() ((r = r * 1664525u + 1013904223u), (float)(r >> 8) / 16777216.0f)
+        for (size_t i = 0; i < (size_t)vc * 4; i++) {
+            skin->joints[i] = (uint16_t)(i % 7 == 0 ? jc - 1 : RND() * jc);
+            skin->weights[i] = RND();
+        }
+        for (uint32_t j = 0; j < jc; j++)
+            skin->joint_nodes[j] = j;
+        CHECK(mk_skin_prepare(skin, &err) == MK_OK);
+        float *block = aligned_alloc(64, (size_t)jc * 64 + 64);
+        float *pos = malloc((size_t)vc * 12), *nrm = malloc((size_t)vc * 12);
+        float *first = malloc((size_t)vc * 24), *out = malloc((size_t)vc * 24);
+        for (size_t i = 0; i < (size_t)vc * 3; i++)
+            pos[i] = RND() * 4 - 2, nrm[i] = RND() * 2 - 1;
+        for (int off = 0; off < 16; off += 4) {
+            float *jm = block + off;
+            r = 7;
+            for (uint32_t k = 0; k < jc * 16; k++)
+                jm[k] = k % 4 == 3 ? (k % 16 == 15 ? 1.0f : 0.0f) : RND() * 2 - 1;
+            float *o = off ? out : first;
+            CHECK(mk_skin_apply(skin, jm, jc, pos, nrm, NULL, o, o + (size_t)vc * 3, NULL, vc,
+                                &err) == MK_OK);
+            if (off)
+                CHECK(memcmp(first, out, (size_t)vc * 24) == 0);
+        }
+        free(block), free(pos), free(nrm), free(first), free(out);
+        mk_skin_destroy(skin);
+#undef RND
+    }
+}
+
 /* ---- glTF -------------------------------------------------------------- */
 
 typedef struct bin {
@@ -764,6 +810,7 @@ int main(int argc, char **argv)
         MK_TEST(test_skin_after_two_morph_targets), MK_TEST(test_apply_morph_one_call),
         MK_TEST(test_apply_morph_blocks), MK_TEST(test_weight_normalization),
         MK_TEST(test_misuse), MK_TEST(test_kernels_match_reference),
+        MK_TEST(test_joint_matrices_anywhere),
         MK_TEST(test_gltf_two_sets), MK_TEST(test_gltf_no_inverse_bind),
         MK_TEST(test_gltf_malformed_skins), MK_TEST(test_gltf_negative_weight)};
     return mk_test_run(cases, sizeof cases / sizeof cases[0], argc, argv);
