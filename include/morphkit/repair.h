@@ -42,7 +42,12 @@
  * consensus), and a frame whose edges legitimately halve or double in
  * length against both neighbouring frames at once (reported as a scramble).
  *
- * Repair of a scrambled frame: the suspects are the flagged vertices, the
+ * Repair of a scrambled frame. First, a frame whose positions are, bit for
+ * bit and as a whole (each position as many times), those of another frame
+ * the report does not name (a pose the unit reuses: the demo wing's Beat_1
+ * is its Flap_1) is given that frame's order: its positions in that
+ * frame's order (info.twin names it). Otherwise the suspects are the
+ * flagged vertices, the
  * vertices changed by over half the limit, and two rings of mesh
  * neighbours around them; their own positions in the frame are the
  * candidates, so a correct repair is exact (numbers are moved, never
@@ -195,6 +200,8 @@ typedef struct mk_vorder_repair_info {
                                nearest candidate under half as far as the next
                                (at another position) */
     uint32_t remaining;     /* vertices still scrambled after the repair */
+    uint32_t twin;          /* the frame whose positions, in another order, these
+                               are (its order was taken; confidence 1), or MK_NONE */
 } mk_vorder_repair_info;
 
 /* Repairs report->faults[fault]'s frame: writes vertex_count float3 (the
@@ -264,6 +271,7 @@ typedef struct mk_unit_frame_repair {
     bool failed;          /* cannot be repaired: the file stays as it is */
     uint32_t moved_count; /* unscrambled: vertices that got another position */
     float confidence;     /* unscrambled: as mk_vorder_repair_info */
+    uint32_t twin;        /* unscrambled: as mk_vorder_repair_info (MK_NONE: none) */
     char *text;           /* the new OBJ text, or NULL when the file stays */
     size_t text_size;
     char message[MK_ERROR_MESSAGE_MAX]; /* failed: why; otherwise "" */

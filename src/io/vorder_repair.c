@@ -1042,6 +1042,7 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
                          mk_vorder_repair_info *info, mk_error *err)
 {
     memset(info, 0, sizeof *info);
+    info->twin = MK_NONE;
     repair_state s;
     memset(&s, 0, sizeof s);
     s.fr = fr;
@@ -1268,6 +1269,84 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
     return MK_OK;
 }
 
+/* ---- a reused pose ---------------------------------------------------------- */
+
+typedef struct keyed {
+    uint32_t x, y, z, v; /* a position's bits, and its vertex */
+} keyed;
+
+static int compare_keyed(const void *a, const void *b)
+{
+    const keyed *p = a, *q = b;
+    if (p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    if (p->y != q->y)
+        return p->y < q->y ? -1 : 1;
+    return p->z != q->z ? (p->z < q->z ? -1 : 1) : 0;
+}
+
+static void keys_of(const float *p, uint32_t n, keyed *k)
+{
+    for (uint32_t v = 0; v < n; v++) {
+        memcpy(&k[v].x, p + 3 * (size_t)v, 4);
+        memcpy(&k[v].y, p + 3 * (size_t)v + 1, 4);
+        memcpy(&k[v].z, p + 3 * (size_t)v + 2, 4);
+        k[v].v = v;
+    }
+}
+
+/* The positions as a whole, blind to their order: a sum of mixed bits. */
+static uint64_t multiset_hash(const float *p, uint32_t n)
+{
+    uint64_t h = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t b[3];
+        memcpy(b, p + 3 * (size_t)v, 12);
+        uint64_t x = ((uint64_t)b[0] << 32 | b[1]) * 0x9E3779B97F4A7C15ull ^ b[2];
+        x ^= x >> 29;
+        x *= 0xBF58476D1CE4E5B9ull;
+        h += x ^ (x >> 32);
+    }
+    return h;
+}
+
+/* Frame f holds, bit for bit and as a whole, the positions of a frame the
+ * report does not name (a reused pose): out gets that frame's positions
+ * (the same numbers in its order) and *twin the frame. MK_ERR_MISMATCH:
+ * no such frame. */
+static mk_status twin_frame(const mk_vorder_frames *fr, const mk_vorder_report *r, uint32_t f,
+                            const mk_allocator *al, float *out, uint32_t *twin)
+{
+    const uint32_t n = fr->vertex_count;
+    const uint64_t h = multiset_hash(fr->positions[f], n);
+    keyed *a = NULL, *b = NULL;
+    mk_status st = MK_ERR_MISMATCH;
+    for (uint32_t g = 0; g < fr->frame_count && st == MK_ERR_MISMATCH; g++) {
+        if (g == f || is_fault_frame(r, g) || multiset_hash(fr->positions[g], n) != h)
+            continue;
+        if (!a) {
+            a = mk_alloc(al, 2 * (size_t)n * sizeof *a);
+            if (!a)
+                return MK_ERR_OUT_OF_MEMORY;
+            b = a + n;
+            keys_of(fr->positions[f], n, a);
+            qsort(a, n, sizeof *a, compare_keyed);
+        }
+        keys_of(fr->positions[g], n, b);
+        qsort(b, n, sizeof *b, compare_keyed);
+        uint32_t v = 0;
+        while (v < n && compare_keyed(a + v, b + v) == 0)
+            v++;
+        if (v == n) {
+            memcpy(out, fr->positions[g], 3 * (size_t)n * sizeof *out);
+            *twin = g;
+            st = MK_OK;
+        }
+    }
+    mk_free(al, a, 2 * (size_t)n * sizeof *a);
+    return st;
+}
+
 mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_report *r,
                                  uint32_t fault, const mk_allocator *al, float *out,
                                  mk_vorder_repair_info *info, mk_error *err)
@@ -1276,6 +1355,7 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
     if (!info)
         info = &local;
     memset(info, 0, sizeof *info);
+    info->twin = MK_NONE;
     mk_status st = mk_vorder_frames_check(fr, err);
     if (st != MK_OK)
         return st;
@@ -1287,6 +1367,19 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
         if (ft->vertices[k] >= fr->vertex_count)
             return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                                 "vorder: fault vertex %u out of range", ft->vertices[k]);
+    /* a reused pose: exact, whatever the motion around it */
+    info->twin = MK_NONE;
+    st = twin_frame(fr, r, ft->frame, al, out, &info->twin);
+    if (st == MK_ERR_OUT_OF_MEMORY)
+        return mk_error_set(err, st, NULL, 0, "out of memory");
+    if (st == MK_OK) {
+        const float *p = fr->positions[ft->frame];
+        info->suspect_count = ft->vertex_count;
+        info->confidence = 1.0f;
+        for (uint32_t v = 0; v < fr->vertex_count; v++)
+            info->moved_count += memcmp(p + 3 * (size_t)v, out + 3 * (size_t)v, 12) != 0;
+        return MK_OK;
+    }
     /* Two rings of neighbours catch most short moves. When the result does
        not check out: the same with the unflagged suspects believed in place
        at first (a few scrambled vertices in a fast-moving piece), six rings

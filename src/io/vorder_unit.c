@@ -345,6 +345,7 @@ static mk_status unscramble(mk_unit_repair *r, frame_data *fds, const mk_file_ca
         mk_status rs = mk_vorder_repair_frame(&fr, vr, i, al, out, &info, &e);
         fp->moved_count = info.moved_count;
         fp->confidence = info.confidence;
+        fp->twin = info.twin;
         if (rs == MK_ERR_OUT_OF_MEMORY) {
             mk_free(al, out, 3 * (size_t)nv * sizeof *out);
             st = mk_error_set(err, rs, NULL, 0, "out of memory");
@@ -408,6 +409,8 @@ mk_status mk_unit_repair_plan(const char *dir, const mk_unit_options *options,
     }
     memset(fds, 0, n * sizeof *fds);
     memset(r->frames, 0, n * sizeof *r->frames);
+    for (uint32_t f = 0; f < n; f++)
+        r->frames[f].twin = MK_NONE;
     st = read_frames(r->files, options ? options->files : NULL, fds, al, err);
     uint32_t nv = st == MK_OK ? fds[0].obj->position_count : 0;
     uint32_t nt = st == MK_OK ? fds[0].obj->triangle_count : 0;

@@ -62,6 +62,25 @@ has "$out" '"repaired": 2, "failed": 0'
 has "$out" '{"file": "Walk_3.obj", "action": "renumbered"'
 has "$out" '{"file": "Idle_3.obj", "action": "unscrambled", "renumbered": false, "unscrambled": true, "moved": 2'
 
+# a reused pose: the demo wing's Beat_1 holds Flap_1's positions; with its
+# v lines reversed (a scramble of every vertex, faces untouched) it is given
+# Flap_1's order, which is its own
+W="$SRC/assets/demo/wing"
+cp -r "$W" "$TMP/wing"
+awk '$1 == "v" { v[++nv] = $0; at[nv] = NR } { line[NR] = $0 }
+     END { k = nv; for (i = 1; i <= NR; i++) print (line[i] ~ /^v / ? v[k--] : line[i]) }' \
+    "$W/Beat_1.obj" > "$TMP/wing/Beat_1.obj"
+expect 1 validate "$TMP/wing" --strict
+has "$out" "Beat_1.obj: likely vertex-order scramble"
+expect 0 repair "$TMP/wing" --out "$TMP/wing.fixed"
+has "$out" "Beat_1.obj: scrambled: the positions of Flap_1.obj in another order; given its order"
+paste -d' ' <(grep '^v ' "$W/Beat_1.obj") <(grep '^v ' "$TMP/wing.fixed/Beat_1.obj") |
+    awk '{ for (i = 2; i <= 4; i++) { d = $i - $(i + 4); if (d < 0) d = -d; if (d > 5e-7) bad++ } }
+         END { if (bad || NR != 64) { print "FAIL: Beat_1 differs (" bad " values, " NR " lines)"; exit 1 } }' ||
+    fails=$((fails + 1))
+expect 0 repair --json "$TMP/wing" --out "$TMP/wing.fixed2"
+has "$out" '"confidence": 1.000, "twin": "Flap_1.obj"}'
+
 # a frame that is another mesh: reported, copied unchanged, exit 1
 cp -r "$TMP/bad" "$TMP/other"
 sed -i '0,/^f /s/^f [0-9]*/f 7/' "$TMP/other/Walk_5.obj"

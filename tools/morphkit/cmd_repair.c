@@ -138,7 +138,11 @@ static void print_text(const char *in, const char *out, const mk_unit_repair *r,
             printf("  %s: renumbered: the same mesh as %s in another vertex order; put back "
                    "in %s's order (%u vertices)\n",
                    name, first, first, r->vertex_count);
-        if (fr->unscrambled)
+        if (fr->unscrambled && fr->twin != MK_NONE)
+            printf("  %s: scrambled: the positions of %s in another order; given its order "
+                   "(%u vertices moved)\n",
+                   name, r->files->frame_files[fr->twin], fr->moved_count);
+        else if (fr->unscrambled)
             printf("  %s: scrambled: %u vertices moved back to their places (confidence %.2f)\n",
                    name, fr->moved_count, (double)fr->confidence);
     }
@@ -169,6 +173,10 @@ static void print_json(const char *in, const char *out, const mk_unit_repair *r,
                fr->renumbered ? "true" : "false", fr->unscrambled ? "true" : "false");
         if (fr->unscrambled)
             printf(", \"moved\": %u, \"confidence\": %.3f", fr->moved_count, (double)fr->confidence);
+        if (fr->unscrambled && fr->twin != MK_NONE) {
+            printf(", \"twin\": ");
+            mk_cli_json_string(stdout, r->files->frame_files[fr->twin]);
+        }
         if (fr->failed) {
             printf(", \"message\": ");
             mk_cli_json_string(stdout, fr->message);
