@@ -42,12 +42,7 @@
  * consensus), and a frame whose edges legitimately halve or double in
  * length against both neighbouring frames at once (reported as a scramble).
  *
- * Repair of a scrambled frame. First, a frame whose positions are, bit for
- * bit and as a whole (each position as many times), those of another frame
- * the report does not name (a pose the unit reuses: the demo wing's Beat_1
- * is its Flap_1) is given that frame's order: its positions in that
- * frame's order (info.twin names it). Otherwise the suspects are the
- * flagged vertices, the
+ * Repair of a scrambled frame: the suspects are the flagged vertices, the
  * vertices changed by over half the limit, and two rings of mesh
  * neighbours around them; their own positions in the frame are the
  * candidates, so a correct repair is exact (numbers are moved, never
@@ -58,7 +53,8 @@
  * before and after it (extrapolated from the two nearest at the end of an
  * animation that neither loops nor switches, or frame 0), moved and scaled
  * onto the frame's centroid and spread (both blind to the order). Up to
- * twelve tries, the first that checks out wins:
+ * twelve tries of the kinds 1 to 7, then 8 and 9; the first that checks
+ * out wins:
  *  1. each suspect's expectation is its prediction corrected by how its
  *     placed mesh neighbours differ from theirs; each takes the free
  *     candidate nearest to it, most distinct matches first, over a few
@@ -91,10 +87,33 @@
  *     the same place: a piece that turns fast);
  *  7. every vertex of the frame a suspect (a scramble of a few vertices
  *     each moved within about two edge lengths is only partly flagged),
- *     as in 2, as in 1, then (at most 400 vertices) as in 6.
+ *     as in 2, as in 1, then (at most 400 vertices) as in 6;
+ *  8. rigid pieces (a mesh of at most 4096 vertices, every one in a
+ *     triangle, made of separate pieces that keep their shape, as a unit
+ *     built of boxes): each piece's shape in the nearest real frame is
+ *     found again among the frame's positions by a rigid motion (three of
+ *     its vertices matched by their distances within 2e-5 of the frame's
+ *     size, then every vertex landing on a position). A piece that fits
+ *     several ways takes the fit whose centroid is clearly nearest (under
+ *     half as far as any other place) to the piece's centroid interpolated
+ *     between the real frames before and after (pieces alike), and there
+ *     the one within 30 degrees of the turn interpolated between those
+ *     frames and at least 30 degrees nearer than any other (a symmetric
+ *     piece: a box fits its own shape four ways); otherwise not repaired.
+ *     Pieces may not land on one position. Whatever the motion, as in the
+ *     knight's walk scrambled whole;
+ *  9. last, a reused pose: a frame whose positions are, bit for bit and as
+ *     a whole (each position as many times), those of another frame the
+ *     report does not name (the demo wing's Beat_1 is its Flap_1) is given
+ *     that frame's order (info.twin names it). Last, because a piece turned
+ *     by exactly its symmetry between two frames (a four-bladed propeller
+ *     turned by a quarter) shares its positions with the earlier frame in
+ *     another order: the tries above tell such turns apart from the frames
+ *     around where they can, and this one cannot.
  * Candidates at the same position are interchangeable: a swap of equal
- * positions is exact and does not make a match less distinct. A result is
- * kept only when it checks out: no vertex over the detection limit; every
+ * positions is exact and does not make a match less distinct. A result of
+ * tries 1 to 7 is kept only when it checks out (of try 8: when no vertex
+ * is over the detection limit): no vertex over the detection limit; every
  * moved vertex fits its edges better than before and within twice the
  * 95th percentile of the unmoved vertices' change (at least 0.2); no
  * triangle with a moved corner faces the other way than the rigid motion
@@ -118,7 +137,9 @@
  * vertices of an animation's first or last frame in fast motion when
  * nothing blends into or out of it (next_frames NULL, a once clip: the
  * extrapolated prediction is too far off to seed the growth; a looping
- * wave of 6 frames a period is repaired at both ends, of 5 is not), a swap of two
+ * wave of 6 frames a period is repaired at both ends, of 5 is not; a mesh
+ * of rigid pieces is repaired there when its symmetric pieces turn less
+ * than 30 degrees from the one real frame beside it), a swap of two
  * vertices within the local motion's error of each other, and regular
  * meshes moving by more than a cell per frame with nothing left in place
  * are refused. Cost: a 100k-vertex frame with 1% scrambled repairs in about

@@ -56,6 +56,21 @@ bool mk_vorder_frame_change(const mk_vorder_frames *fr, const float *positions, 
 bool mk_vorder_local_fit(const float *p, const float *q, uint32_t m, const double *np,
                          const double *nq, const float *pv, float *out);
 
+/* Rigid pieces (vorder_pieces.c): frame f rebuilt piece by piece, each
+ * piece (vertices joined by triangles) of near[0] (else near[1]), the real
+ * frames around f (MK_NONE: none; f lies at t between them), found again
+ * among f's positions by a rigid motion. A piece that fits several ways
+ * takes the fit whose place is clearly nearest to the piece's centroid
+ * interpolated between the near frames (pieces alike: under half as far as
+ * any other place), and among the fits there (a symmetric piece, turned)
+ * the one within 30 degrees of the turn interpolated between the near
+ * frames and 30 degrees nearer than any other. out: the repaired frame. MK_ERR_MISMATCH when a piece
+ * fits nowhere or not clearly, two pieces land on one place, a `v` belongs
+ * to no triangle, or the mesh is too large for the search (over 4096
+ * vertices); MK_ERR_OUT_OF_MEMORY. */
+mk_status mk_vorder_repair_pieces(const mk_vorder_frames *fr, uint32_t f, const uint32_t near[2],
+                                  double t, const mk_allocator *al, float *out);
+
 /* Checks an mk_vorder_frames for misuse; MK_OK or MK_ERR_INVALID_ARGUMENT. */
 mk_status mk_vorder_frames_check(const mk_vorder_frames *fr, mk_error *err);
 

@@ -16,6 +16,8 @@
 #include "vorder_internal.h"
 
 #define SEED_CANDIDATES 16
+#define EXTRA_SEEDS 3      /* more reference triangles a piece is seeded from */
+#define EXTRA_CANDIDATES 4 /* and their nearest frame triangles tried */
 
 typedef struct edge_map {
     uint64_t *keys;
@@ -287,19 +289,74 @@ mk_status mk_vorder_match(const mk_vorder_mesh *ref, const mk_vorder_mesh *frm,
     memset(m.tinv, 0xff, nt * sizeof(uint32_t));
     mk_status st = MK_OK;
     seed cands[SEED_CANDIDATES];
+    /* the reference's typical squared edge length (the median of its
+       triangles' first edges, on a sample) */
+    double edge2 = 0;
+    {
+        uint32_t samples = ref->triangle_count < 4096 ? ref->triangle_count : 4096, k = 0;
+        float *e2 = samples ? mk_alloc(al, samples * sizeof *e2) : NULL;
+        for (uint32_t i = 0; e2 && i < samples; i++) {
+            const uint32_t *T = ref->triangles + 3 * ((size_t)i * ref->triangle_count / samples);
+            const float *a = ref->positions + 3 * (size_t)T[0], *b = ref->positions + 3 * (size_t)T[1];
+            e2[k++] = (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                      (a[2] - b[2]) * (a[2] - b[2]);
+        }
+        edge2 = k ? mk_vorder_select(e2, k, k / 2) : 0;
+        mk_free(al, e2, samples * sizeof *e2);
+    }
     for (uint32_t t = 0; t < ref->triangle_count && st == MK_OK; t++) {
         if (m.tmap[t] != MK_NONE)
             continue;
         /* try the nearest seeds; keep the one whose piece lands closest */
-        uint32_t n = seed_candidates(&m, t, cands), best = MK_NONE;
+        uint32_t n = seed_candidates(&m, t, cands), best = MK_NONE, best_t = t;
+        uint32_t extra[EXTRA_SEEDS], extra_map[EXTRA_SEEDS], extras = 0;
+        seed best_seed = {0, 0, 0};
         double best_score = INFINITY;
         for (uint32_t i = 0; i < n; i++) {
             bool ok = spread(&m, t, cands[i].u, cands[i].r, best_score);
             if (ok && m.score < best_score) {
                 best_score = m.score;
                 best = i;
+                best_seed = cands[i];
             }
             undo(&m);
+        }
+        /* When most of the piece then lands over half an edge from the
+           pose, the seed may be wrong: a seed triangle whose vertices are
+           out of place in the frame (renumbered and scrambled too) has its
+           true counterpart far down the list, and a turned numbering of a
+           symmetric mesh wins. Then the same from a few more triangles
+           across the piece. */
+        if (best != MK_NONE && spread(&m, t, best_seed.u, best_seed.r, INFINITY)) {
+            uint32_t far = 0;
+            for (uint32_t i = 0; i < m.vlog_n; i++) {
+                uint32_t rv = m.vlog[i];
+                const float *p = ref->positions + 3 * (size_t)rv,
+                            *q = frm->positions + 3 * (size_t)m.vmap[rv];
+                double d2 = (double)(p[0] - q[0]) * (p[0] - q[0]) +
+                            (double)(p[1] - q[1]) * (p[1] - q[1]) +
+                            (double)(p[2] - q[2]) * (p[2] - q[2]);
+                far += d2 > 0.25 * edge2;
+            }
+            for (extras = 0; 2 * far > m.vlog_n && extras < EXTRA_SEEDS && m.tlog_n > 1; extras++) {
+                extra[extras] = m.tlog[(size_t)m.tlog_n * (extras + 1) / (EXTRA_SEEDS + 1)];
+                extra_map[extras] = m.tmap[extra[extras]]; /* where the best seed put it */
+            }
+        }
+        undo(&m);
+        for (uint32_t k = 0; best != MK_NONE && k < extras; k++) {
+            uint32_t n2 = seed_candidates(&m, extra[k], cands);
+            for (uint32_t i = 0; i < n2 && i < EXTRA_CANDIDATES; i++) {
+                if (3 * cands[i].u + cands[i].r == extra_map[k])
+                    continue; /* the same binding: the same piece again */
+                bool ok = spread(&m, extra[k], cands[i].u, cands[i].r, best_score);
+                if (ok && m.score < best_score) {
+                    best_score = m.score;
+                    best_t = extra[k];
+                    best_seed = cands[i];
+                }
+                undo(&m);
+            }
         }
         if (best == MK_NONE) {
             st = mk_error_set(err, MK_ERR_MISMATCH, NULL, 0,
@@ -310,7 +367,7 @@ mk_status mk_vorder_match(const mk_vorder_mesh *ref, const mk_vorder_mesh *frm,
                               ref->triangles[3 * (size_t)t + 2] + 1);
             break;
         }
-        spread(&m, t, cands[best].u, cands[best].r, INFINITY);
+        spread(&m, best_t, best_seed.u, best_seed.r, INFINITY);
         m.vlog_n = m.tlog_n = 0; /* committed */
         m.score = 0;
     }

@@ -1269,6 +1269,46 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
     return MK_OK;
 }
 
+/* ---- rigid pieces -------------------------------------------------------------- */
+
+/* mk_vorder_repair_pieces between the nearest real frames before and after
+ * (in play), kept only when no vertex of the result is over the detection
+ * limit. */
+static mk_status pieces(const mk_vorder_frames *fr, const mk_vorder_report *r,
+                        const mk_vorder_fault *ft, const mk_allocator *al, float *out,
+                        mk_vorder_repair_info *info)
+{
+    const uint32_t n = fr->vertex_count;
+    float *change = mk_alloc(al, (size_t)n * sizeof *change);
+    mk_status st = change ? MK_ERR_MISMATCH : MK_ERR_OUT_OF_MEMORY;
+    uint32_t db = 0, da = 0;
+    const uint32_t near[2] = {nearest_real(fr, r, ft->frame, false, &db),
+                              nearest_real(fr, r, ft->frame, true, &da)};
+    if (st == MK_ERR_MISMATCH)
+        st = mk_vorder_repair_pieces(fr, ft->frame, near, db + da ? (double)db / (db + da) : 0.0,
+                                     al, out);
+    if (st == MK_OK) {
+        if (!mk_vorder_frame_change(fr, out, ft->frame, al, change)) {
+            st = MK_ERR_OUT_OF_MEMORY;
+        } else {
+            for (uint32_t v = 0; v < n && st == MK_OK; v++)
+                if (change[v] > MK_VORDER_CHANGE_LIMIT)
+                    st = MK_ERR_MISMATCH;
+        }
+    }
+    if (st == MK_OK) {
+        memset(info, 0, sizeof *info);
+        info->twin = MK_NONE;
+        info->suspect_count = n;
+        info->confidence = 1.0f;
+        const float *p = fr->positions[ft->frame];
+        for (uint32_t v = 0; v < n; v++)
+            info->moved_count += memcmp(p + 3 * (size_t)v, out + 3 * (size_t)v, 12) != 0;
+    }
+    mk_free(al, change, (size_t)n * sizeof *change);
+    return st;
+}
+
 /* ---- a reused pose ---------------------------------------------------------- */
 
 typedef struct keyed {
@@ -1367,19 +1407,6 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
         if (ft->vertices[k] >= fr->vertex_count)
             return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, NULL, 0,
                                 "vorder: fault vertex %u out of range", ft->vertices[k]);
-    /* a reused pose: exact, whatever the motion around it */
-    info->twin = MK_NONE;
-    st = twin_frame(fr, r, ft->frame, al, out, &info->twin);
-    if (st == MK_ERR_OUT_OF_MEMORY)
-        return mk_error_set(err, st, NULL, 0, "out of memory");
-    if (st == MK_OK) {
-        const float *p = fr->positions[ft->frame];
-        info->suspect_count = ft->vertex_count;
-        info->confidence = 1.0f;
-        for (uint32_t v = 0; v < fr->vertex_count; v++)
-            info->moved_count += memcmp(p + 3 * (size_t)v, out + 3 * (size_t)v, 12) != 0;
-        return MK_OK;
-    }
     /* Two rings of neighbours catch most short moves. When the result does
        not check out: the same with the unflagged suspects believed in place
        at first (a few scrambled vertices in a fast-moving piece), six rings
@@ -1409,6 +1436,28 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
         attempt(fr, r, ft, 2, true, false, 3, &near, al, out, &wider, &e2) == MK_OK ||
         attempt(fr, r, ft, 2, true, true, 3, &near, al, out, &wider, &e2) == MK_OK) {
         *info = wider;
+        return MK_OK;
+    }
+    /* then: a mesh of rigid pieces, each found again by its shape */
+    mk_status ps = pieces(fr, r, ft, al, out, info);
+    if (ps == MK_OK || ps == MK_ERR_OUT_OF_MEMORY)
+        return ps == MK_OK ? MK_OK : mk_error_set(err, ps, NULL, 0, "out of memory");
+    /* last: a reused pose, whatever the motion around it (last, because a
+       piece turned by exactly its symmetry, a four-bladed propeller by a
+       quarter, shares its positions with another frame in another order;
+       the tries above tell those turns apart where the frames around can) */
+    uint32_t twin = MK_NONE;
+    ps = twin_frame(fr, r, ft->frame, al, out, &twin);
+    if (ps == MK_ERR_OUT_OF_MEMORY)
+        return mk_error_set(err, ps, NULL, 0, "out of memory");
+    if (ps == MK_OK) {
+        const float *p = fr->positions[ft->frame];
+        memset(info, 0, sizeof *info);
+        info->twin = twin;
+        info->suspect_count = ft->vertex_count;
+        info->confidence = 1.0f;
+        for (uint32_t v = 0; v < fr->vertex_count; v++)
+            info->moved_count += memcmp(p + 3 * (size_t)v, out + 3 * (size_t)v, 12) != 0;
         return MK_OK;
     }
     if (err)

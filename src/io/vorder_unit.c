@@ -372,6 +372,7 @@ static mk_status unscramble(mk_unit_repair *r, frame_data *fds, const mk_file_ca
                 fds[f].order[v] = v;
         }
         fds[f].pos = out;
+        pos[f] = out; /* the frames the next repairs read: not the freed copy */
         fp->unscrambled = true;
     }
 done:
