@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "internal.h"
 #include "morphkit/gltf.h"
@@ -89,11 +90,21 @@ mk_status mk_gltf_json_parse(mk_gltf_json *doc, const char *text, size_t size,
                              const mk_allocator *a, size_t *error_offset);
 void mk_gltf_json_free(mk_gltf_json *doc, const mk_allocator *a);
 
-/* Member `key` of obj (the first one of that name), NULL when obj is NULL,
- * not an object or has no such member. Keys with escapes compare by their
- * decoded text. */
-const mk_gltf_json_value *mk_gltf_json_get(const mk_gltf_json *doc, const mk_gltf_json_value *obj,
-                                           const char *key);
+/* Member `key` (n bytes) of obj (the first one of that name), NULL when
+ * obj is NULL, not an object or has no such member. Keys with escapes
+ * compare by their decoded text. */
+const mk_gltf_json_value *mk_gltf_json_get_n(const mk_gltf_json *doc,
+                                             const mk_gltf_json_value *obj, const char *key,
+                                             size_t n);
+/* The same for a NUL-terminated key: inline, so that a literal key's
+ * length is known when compiling (a packed unit's load makes hundreds of
+ * these lookups). */
+static inline const mk_gltf_json_value *mk_gltf_json_get(const mk_gltf_json *doc,
+                                                         const mk_gltf_json_value *obj,
+                                                         const char *key)
+{
+    return mk_gltf_json_get_n(doc, obj, key, strlen(key));
+}
 /* Whether string v decodes to exactly s (s shorter than 256 bytes). */
 bool mk_gltf_json_string_is(const mk_gltf_json *doc, const mk_gltf_json_value *v, const char *s);
 /* Decodes string v (escapes, \u as UTF-8) into out, cut to cap - 1 bytes

@@ -147,7 +147,12 @@ static inline bool string_equals(const mk_gltf_json *doc, const mk_gltf_json_val
     if (v->escaped)
         return escaped_equals(doc, v, s, n);
     const char *p = doc->text + v->start;
-    return v->end - v->start == n && p[0] == s[0] && memcmp(p, s, n) == 0;
+    if (v->end - v->start != n || p[0] != s[0])
+        return false;
+    for (size_t i = 1; i < n; i++) /* keys are short: no call */
+        if (p[i] != s[i])
+            return false;
+    return true;
 }
 
 bool mk_gltf_json_string_is(const mk_gltf_json *doc, const mk_gltf_json_value *v, const char *s)
@@ -155,12 +160,12 @@ bool mk_gltf_json_string_is(const mk_gltf_json *doc, const mk_gltf_json_value *v
     return mk_gltf_json_is(v, MK_GLTF_JSON_STRING) && string_equals(doc, v, s, strlen(s));
 }
 
-const mk_gltf_json_value *mk_gltf_json_get(const mk_gltf_json *doc, const mk_gltf_json_value *obj,
-                                           const char *key)
+const mk_gltf_json_value *mk_gltf_json_get_n(const mk_gltf_json *doc,
+                                             const mk_gltf_json_value *obj, const char *key,
+                                             size_t n)
 {
     if (!mk_gltf_json_is(obj, MK_GLTF_JSON_OBJECT))
         return NULL;
-    size_t n = strlen(key);
     const mk_gltf_json_value *k;
     MK_GLTF_JSON_EACH (doc, k, obj) {
         if (string_equals(doc, k, key, n))
@@ -182,6 +187,19 @@ static void json_decimal(const mk_gltf_json *doc, const mk_gltf_json_value *v, m
 
 double mk_gltf_json_double(const mk_gltf_json *doc, const mk_gltf_json_value *v)
 {
+    /* most numbers of a glTF document are indices and counts: a run of up
+       to 15 digits is exactly that integer (the decimal reading gives the
+       same double), without the general reader */
+    const char *p = doc->text + v->start;
+    uint32_t n = v->end - v->start;
+    if (n <= 15) {
+        uint64_t x = 0;
+        uint32_t i = 0;
+        while (i < n && p[i] >= '0' && p[i] <= '9')
+            x = x * 10 + (uint64_t)(p[i++] - '0');
+        if (i == n)
+            return (double)x;
+    }
     mk_decimal d;
     json_decimal(doc, v, &d);
     return mk_decimal_double(&d);

@@ -86,9 +86,10 @@ mk_status mk_pack_get_string(mk_pack_reader *r, const mk_allocator *al, const mk
     if (!v && !required)
         return MK_OK;
     char p[160];
-    snprintf(p, sizeof p, "%s%s%s", path, *path ? "." : "", key);
-    if (!mk_gltf_json_is(v, MK_GLTF_JSON_STRING))
+    if (!mk_gltf_json_is(v, MK_GLTF_JSON_STRING)) {
+        snprintf(p, sizeof p, "%s%s%s", path, *path ? "." : "", key);
         return mk_pack_bad(r, p, MK_NONE, "missing or not a string");
+    }
     size_t n = mk_gltf_json_string_copy(r->doc, v, NULL, 0);
     *out = mk_alloc(al, n + 1);
     if (!*out)
@@ -161,11 +162,23 @@ mk_status mk_pack_read_files(mk_pack_reader *r, const mk_gltf_json_value *x, mk_
     f->frame_count = total;
     for (uint32_t a = 0; !files && a < f->animation_count; a++) {
         const mk_unit_animation *an = &f->animations[a];
+        const size_t base = strlen(an->name);
+        if (base + 16 > MK_ERROR_MESSAGE_MAX)
+            return mk_pack_bad(r, "animations", a, "name too long");
+        char name[MK_ERROR_MESSAGE_MAX];
+        memcpy(name, an->name, base);
+        name[base] = '_';
         for (uint32_t k = 0; k < an->frame_count; k++) {
-            char name[MK_ERROR_MESSAGE_MAX];
-            int len = snprintf(name, sizeof name, "%s_%u.obj", an->name, an->first_number + k);
-            if (len < 0 || (size_t)len >= sizeof name)
-                return mk_pack_bad(r, "animations", a, "name too long");
+            /* <Name>_<N>.obj, without printf: a load names every frame */
+            char digits[10];
+            uint32_t x = an->first_number + k, nd = 0;
+            do
+                digits[nd++] = (char)('0' + x % 10);
+            while ((x /= 10) != 0);
+            size_t len = base + 1;
+            while (nd)
+                name[len++] = digits[--nd];
+            memcpy(name + len, ".obj", 5);
             if (!(f->frame_files[an->first_frame + k] = mk_strdup(al, name)))
                 return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
         }
