@@ -809,6 +809,13 @@ static void test_materials(void)
         CHECK(mk_unit_parse_packed(data, size, "mat.glb", NULL, &b, &e) == MK_OK);
         if (b)
             check_same_unit(u, b, 3e-3, 2e-2, 1e-4);
+        /* a packed unit has no frame files: its materials are glTF's, and
+           the .mtl lookup says so instead of failing to open "mat.glb/..." */
+        float rgba[4];
+        if (b) {
+            CHECK_EQ_INT(mk_unit_diffuse(b, NULL, NULL, rgba, &e), MK_ERR_NOT_FOUND);
+            CHECK_CONTAINS(e.message, "a packed unit: its materials are glTF materials");
+        }
         mk_unit_destroy(b);
         mk_free(NULL, data, size);
     }

@@ -79,8 +79,10 @@ MK_API mk_status mk_mtl_diffuse(const char *text, size_t size, const char *name,
 /* The unit's colour: its first frame is read again through options->files
  * (NULL options: the disk) for `mtllib` and `usemtl`, then the .mtl file
  * (relative to the unit's folder) as mk_mtl_diffuse. MK_ERR_NOT_FOUND when
- * the frame names no .mtl, or as above; file errors as mk_file_read gives
- * them. allocator (NULL: malloc) serves the scratch memory. */
+ * the frame names no .mtl, or as above, and for a packed unit (read from
+ * its .glb or .gltf: it has no frame files; its materials are the file's
+ * glTF materials, which mk_gltf_load reads); file errors as mk_file_read
+ * gives them. allocator (NULL: malloc) serves the scratch memory. */
 MK_API mk_status mk_unit_diffuse(const mk_unit *unit, const mk_unit_options *options,
                                  const mk_allocator *allocator, float rgba[4], mk_error *err);
 

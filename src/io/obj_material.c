@@ -3,6 +3,7 @@
  * scanned in place; numbers go through the one float scanner the OBJ reader
  * uses. */
 #include <string.h>
+#include <strings.h>
 
 #include "decimal.h"
 #include "file_internal.h"
@@ -323,6 +324,14 @@ static mk_status unit_material(const mk_unit *unit, const mk_unit_options *optio
     size_t size = 0;
     char lib[1024], use[256] = "";
     mk_status st = mk_file_read(files, frame, allocator, 0, &data, &size, err);
+    const char *dir = unit->files->dir;
+    size_t dn = strlen(dir);
+    if (st != MK_OK && st != MK_ERR_OUT_OF_MEMORY &&
+        ((dn > 4 && strcasecmp(dir + dn - 4, ".glb") == 0) ||
+         (dn > 5 && strcasecmp(dir + dn - 5, ".gltf") == 0)))
+        /* a packed unit has no frame files: its materials are glTF's */
+        st = mk_error_set(err, MK_ERR_NOT_FOUND, dir, 0,
+                          "a packed unit: its materials are glTF materials in the file");
     if (st == MK_OK) {
         if (!find_value(data, size, "mtllib", lib, sizeof lib))
             st = mk_error_set(err, MK_ERR_NOT_FOUND, frame, 0, "no mtllib line");

@@ -107,6 +107,13 @@ if [ $? -ne 0 ] && printf '%s' "$out" | grep -q "OpenGL\|EGL"; then
 fi
 expect 0 preview "$U" --out "$TMP/unit.png" --size 96x96 --camera 0,0
 hues "$TMP/unit.png" 8
+# the unit packed: its material is a glTF material with the texture
+# embedded; preview draws it as the folder's (and reads no frame file,
+# which a packed unit does not have: nothing on stderr)
+expect 0 pack "$U" -o "$TMP/quad.glb" --quiet
+expect 0 preview "$TMP/quad.glb" --out "$TMP/packed.png" --size 96x96 --camera 0,0
+[ -z "$err" ] || { echo "FAIL: preview of a packed unit says: $err"; fails=$((fails + 1)); }
+hues "$TMP/packed.png" 8
 # no texture: the same quad in the default colour
 printf 'newmtl checker\nKd 0.8 0.8 0.8\n' > "$U/quad.mtl"
 expect 0 preview "$U" --out "$TMP/plain.png" --size 96x96 --camera 0,0

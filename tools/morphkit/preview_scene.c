@@ -158,11 +158,51 @@ static bool gltf_texture(mk_preview *s, gltf_draw *d, const mk_gltf_primitive *p
     return true;
 }
 
+/* A packed unit's material: its glTF materials (what `pack` made of the
+ * folder's .mtl), the first primitive's, as the folder shows its first
+ * usemtl: the base colour factor, and its embedded base colour texture
+ * into s->images[0]. */
+static void packed_material(mk_preview *s, const char *path)
+{
+    mk_gltf *g = NULL;
+    mk_error err;
+    if (mk_gltf_load(path, NULL, NULL, &g, &err) != MK_OK) {
+        mk_cli_print_error(&err);
+        return;
+    }
+    uint32_t m = g->mesh_count && g->meshes[0].primitive_count ? g->meshes[0].primitives[0].material
+                                                                : MK_NONE;
+    if (m < g->material_count) {
+        const mk_gltf_material *mat = &g->materials[m];
+        memcpy(s->color, mat->base_color_factor, sizeof s->color);
+        s->has_color = true;
+        uint32_t image = mat->base_color_texture < g->texture_count
+                             ? g->textures[mat->base_color_texture].source
+                             : MK_NONE;
+        void *data;
+        size_t size;
+        if (image < g->image_count && (s->images = calloc(1, sizeof *s->images))) {
+            s->image_count = 1;
+            if (mk_gltf_image_read(g, image, NULL, NULL, &data, &size, &err) != MK_OK) {
+                fprintf(stderr, "morphkit: %s: warning: texture not drawn: %s\n", path,
+                        err.message);
+            } else {
+                decode_image(path, data, size, &s->images[0]);
+                mk_free(NULL, data, size);
+            }
+        }
+    }
+    mk_gltf_destroy(g);
+}
+
 static int setup_unit(mk_preview *s, const mk_preview_options *o)
 {
     s->clips = s->unit->clips;
     char *texture = NULL;
-    s->has_color = mk_cli_unit_material(s->unit, s->color, &texture);
+    if (mk_cli_is_packed_unit(s->unit->files->dir))
+        packed_material(s, s->unit->files->dir);
+    else
+        s->has_color = mk_cli_unit_material(s->unit, s->color, &texture);
     if (texture) {
         s->images = calloc(1, sizeof *s->images);
         if (s->images) {
