@@ -12,9 +12,7 @@
 
 #include "pack_internal.h"
 
-/* Each vertex's sum made a unit vector (zero stays zero), in three passes
- * so the square roots and divisions run four or eight at a time. */
-MK_AVX2_CLONE static void normalize_all(float *restrict o, float *restrict len, size_t n)
+MK_AVX2_CLONE void mk_pack_normalize_all(float *restrict o, float *restrict len, size_t n)
 {
     for (size_t v = 0; v < n; v++)
         len[v] = o[3 * v] * o[3 * v] + o[3 * v + 1] * o[3 * v + 1] + o[3 * v + 2] * o[3 * v + 2];
@@ -46,5 +44,5 @@ void mk_pack_flat_normals(const float *p, const uint32_t *indices, uint32_t inde
             o[2] += x[2];
         }
     }
-    normalize_all(out, scratch, n);
+    mk_pack_normalize_all(out, scratch, n);
 }

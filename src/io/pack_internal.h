@@ -235,6 +235,11 @@ static inline void mk_pack_normalize3(float *v)
  * the knight's smallest boxes turn by 0.8 degrees on the default grid. */
 #define MK_PACK_FLAT_TOLERANCE 0.017453070996747869
 
+/* mk_pack_normalize3 on n float3 vectors (o), bit for bit, in three passes
+ * so the square roots and divisions run four or eight at a time (len: n
+ * floats of scratch). */
+void mk_pack_normalize_all(float *restrict o, float *restrict len, size_t n);
+
 /* Vertex normals of one frame from its positions (3 n floats) and
  * triangles (indices below n): each vertex the normalized sum of its
  * triangles' area-weighted normals; zero where no triangle reaches.

@@ -627,21 +627,6 @@ MK_AVX2_CLONE static void place_on_grid(float *restrict o, const float *restrict
     }
 }
 
-/* mk_pack_normalize3 on n vertices, bit for bit, in three passes so the
- * square roots and divisions run four or eight at a time (len: n floats). */
-MK_AVX2_CLONE static void normalize_all(float *restrict o, float *restrict len, size_t n)
-{
-    for (size_t v = 0; v < n; v++)
-        len[v] = o[3 * v] * o[3 * v] + o[3 * v + 1] * o[3 * v + 1] + o[3 * v + 2] * o[3 * v + 2];
-    for (size_t v = 0; v < n; v++)
-        len[v] = len[v] >= MK_NORMAL_MIN_LENGTH2 ? 1.0f / sqrtf(len[v]) : 0.0f;
-    for (size_t v = 0; v < n; v++) {
-        o[3 * v] *= len[v];
-        o[3 * v + 1] *= len[v];
-        o[3 * v + 2] *= len[v];
-    }
-}
-
 /* Frame f = base + delta of its target; zero normals where no face reaches.
  * delta: 4 x vertices floats of scratch.
  * Quantized positions are integers until the node's translation and scale
@@ -704,7 +689,7 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
                 }
                 add_arrays(o, bs, delta, n3);
                 if (attr && unit_normals) /* quantized normals: normalized after the sum */
-                    normalize_all(o, delta + n3, p->vertices);
+                    mk_pack_normalize_all(o, delta + n3, p->vertices);
                 for (uint32_t v = 0; attr && unused && v < p->vertices; v++)
                     if (!used[v])
                         o[3 * (size_t)v] = o[3 * (size_t)v + 1] = o[3 * (size_t)v + 2] = 0.0f;
@@ -718,7 +703,7 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
             base[i + 2] = mk_pack_dequantize(p->translation[2], p->scale[2], base[i + 2]);
         }
     if (unit_normals)
-        normalize_all(nbase, delta + n3, p->vertices);
+        mk_pack_normalize_all(nbase, delta + n3, p->vertices);
     for (uint32_t f = 0; f < p->frames; f++)
         if (p->frame_target[f] == MK_NONE && f != b) {
             memcpy(mk_frame_set_positions_to_fill(s, f), base, n3 * sizeof(float));
