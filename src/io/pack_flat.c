@@ -12,7 +12,8 @@
 
 #include "pack_internal.h"
 
-MK_AVX2_CLONE void mk_pack_normalize_all(float *restrict o, float *restrict len, size_t n)
+/* static: a function with target clones would export its resolver */
+MK_AVX2_CLONE static void normalize_all(float *restrict o, float *restrict len, size_t n)
 {
     for (size_t v = 0; v < n; v++)
         len[v] = o[3 * v] * o[3 * v] + o[3 * v + 1] * o[3 * v + 1] + o[3 * v + 2] * o[3 * v + 2];
@@ -23,6 +24,11 @@ MK_AVX2_CLONE void mk_pack_normalize_all(float *restrict o, float *restrict len,
         o[3 * v + 1] *= len[v];
         o[3 * v + 2] *= len[v];
     }
+}
+
+void mk_pack_normalize_all(float *restrict o, float *restrict len, size_t n)
+{
+    normalize_all(o, len, n);
 }
 
 void mk_pack_flat_normals(const float *p, const uint32_t *indices, uint32_t index_count,
@@ -44,5 +50,5 @@ void mk_pack_flat_normals(const float *p, const uint32_t *indices, uint32_t inde
             o[2] += x[2];
         }
     }
-    mk_pack_normalize_all(out, scratch, n);
+    normalize_all(out, scratch, n);
 }
