@@ -7,8 +7,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "internal.h"
 #include "morphkit/allocator.h"
 #include "morphkit/error.h"
 
+/* ---- a growing byte block (buf.c): the packer's JSON and binary parts,
+ * repaired OBJ frames ---------------------------------------------------- */
+
+/* A growing byte block; after a failed growth every append is a no-op and
+ * `failed` stays set, so writers check once at the end. */
+typedef struct mk_buf {
+    uint8_t *data;
+    size_t size, cap;
+    const mk_allocator *allocator;
+    bool failed;
+} mk_buf;
+
+void mk_buf_append(mk_buf *b, const void *data, size_t n);
+void mk_buf_printf(mk_buf *b, const char *format, ...) MK_PRINTF(2, 3);
+/* Appends `fill` bytes until size is a multiple of `align`. */
+void mk_buf_align(mk_buf *b, size_t align, uint8_t fill);
+/* A JSON string literal (quotes, escapes). */
+void mk_buf_json_string(mk_buf *b, const char *s);
+/* A float as the shortest text that reads back to the same double. */
+void mk_buf_number(mk_buf *b, double v);
+void mk_buf_free(mk_buf *b);
 
 #endif

@@ -35,11 +35,11 @@ static uint32_t codec_stride(const mk_pack_view *v)
     return l <= 256 ? l : 4;
 }
 
-mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback_size,
+mk_status mk_pack_compress(mk_pack_writer *w, mk_buf *out, size_t *fallback_size,
                            mk_error *err)
 {
     const mk_allocator *al = w->allocator;
-    mk_pack_buf enc = {NULL, 0, 0, al, false};
+    mk_buf enc = {NULL, 0, 0, al, false};
     uint8_t *tmp = NULL, *code = NULL;
     size_t tmp_size = 0, code_size = 0, fallback = 0;
     mk_status st = MK_OK;
@@ -48,10 +48,10 @@ mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback
         const uint8_t *data = w->bin.data + v->offset;
         if (v->raw) {
             /* an embedded image: already compressed, kept as it is */
-            mk_pack_buf_align(&enc, 4, 0);
-            mk_pack_buf_printf(out, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}",
+            mk_buf_align(&enc, 4, 0);
+            mk_buf_printf(out, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}",
                                i ? "," : "", enc.size, v->length);
-            mk_pack_buf_append(&enc, data, v->length);
+            mk_buf_append(&enc, data, v->length);
             continue;
         }
         const bool triangles = v->index_size != 0;
@@ -121,27 +121,27 @@ mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback
             n = meshopt_encodeVertexBuffer(code, code_size, tmp, count, stride);
         }
         if (n == 0) {
-            mk_pack_buf_free(&enc);
+            mk_buf_free(&enc);
             st = mk_error_set(err, MK_ERR_LIMIT, NULL, 0,
                               "meshopt could not encode bufferView %u", i);
             break;
         }
-        mk_pack_buf_align(&enc, 4, 0);
+        mk_buf_align(&enc, 4, 0);
         size_t at = enc.size;
-        mk_pack_buf_append(&enc, code, n);
+        mk_buf_append(&enc, code, n);
         fallback = (fallback + 3) & ~(size_t)3;
-        mk_pack_buf_printf(out, "%s{\"buffer\":1", i ? "," : "");
+        mk_buf_printf(out, "%s{\"buffer\":1", i ? "," : "");
         if (fallback) /* 0: glTF's default, here and in the extension */
-            mk_pack_buf_printf(out, ",\"byteOffset\":%zu", fallback);
-        mk_pack_buf_printf(out, ",\"byteLength\":%zu", padded);
+            mk_buf_printf(out, ",\"byteOffset\":%zu", fallback);
+        mk_buf_printf(out, ",\"byteLength\":%zu", padded);
         if (v->stride)
-            mk_pack_buf_printf(out, ",\"byteStride\":%u", v->stride);
+            mk_buf_printf(out, ",\"byteStride\":%u", v->stride);
         if (v->target)
-            mk_pack_buf_printf(out, ",\"target\":%u", v->target);
-        mk_pack_buf_printf(out, ",\"extensions\":{\"EXT_meshopt_compression\":{\"buffer\":0");
+            mk_buf_printf(out, ",\"target\":%u", v->target);
+        mk_buf_printf(out, ",\"extensions\":{\"EXT_meshopt_compression\":{\"buffer\":0");
         if (at)
-            mk_pack_buf_printf(out, ",\"byteOffset\":%zu", at);
-        mk_pack_buf_printf(out, ",\"byteLength\":%zu,\"byteStride\":%u,\"count\":%zu,\"mode\":\"%s\"}}}",
+            mk_buf_printf(out, ",\"byteOffset\":%zu", at);
+        mk_buf_printf(out, ",\"byteLength\":%zu,\"byteStride\":%u,\"count\":%zu,\"mode\":\"%s\"}}}",
                            n, stride, count,
                            sequence ? "INDICES" : triangles ? "TRIANGLES" : "ATTRIBUTES");
         fallback += padded;
@@ -149,13 +149,13 @@ mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback
     mk_free(al, tmp, tmp_size);
     mk_free(al, code, code_size);
     if (st == MK_ERR_OUT_OF_MEMORY || enc.failed) {
-        mk_pack_buf_free(&enc);
+        mk_buf_free(&enc);
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     }
     if (st != MK_OK)
         return st;
-    mk_pack_buf_align(&enc, 4, 0);
-    mk_pack_buf_free(&w->bin);
+    mk_buf_align(&enc, 4, 0);
+    mk_buf_free(&w->bin);
     w->bin = enc;
     *fallback_size = fallback;
     return MK_OK;

@@ -8,27 +8,9 @@
 #include <stdint.h>
 
 #include "internal.h"
+#include "io_internal.h"
 #include "morphkit/clip.h"
 #include "morphkit/pack.h"
-
-/* A growing byte block; after a failed growth every append is a no-op and
- * `failed` stays set, so writers check once at the end. */
-typedef struct mk_pack_buf {
-    uint8_t *data;
-    size_t size, cap;
-    const mk_allocator *allocator;
-    bool failed;
-} mk_pack_buf;
-
-void mk_pack_buf_append(mk_pack_buf *b, const void *data, size_t n);
-void mk_pack_buf_printf(mk_pack_buf *b, const char *format, ...) MK_PRINTF(2, 3);
-/* Appends `fill` bytes until size is a multiple of `align`. */
-void mk_pack_buf_align(mk_pack_buf *b, size_t align, uint8_t fill);
-/* A JSON string literal (quotes, escapes). */
-void mk_pack_buf_json_string(mk_pack_buf *b, const char *s);
-/* A float as the shortest text that reads back to the same double. */
-void mk_pack_buf_number(mk_pack_buf *b, double v);
-void mk_pack_buf_free(mk_pack_buf *b);
 
 /* ---- maps told by the data (pack_order.c) ------------------------------- */
 
@@ -68,7 +50,7 @@ typedef struct mk_pack_view {
 /* Data of one kind and layout, gathered into one bufferView: fewer views
  * make a smaller document and longer streams for the meshopt codec. */
 typedef struct mk_pack_group {
-    mk_pack_buf data;
+    mk_buf data;
     uint32_t kind, stride, target, element;
 } mk_pack_group;
 
@@ -76,7 +58,7 @@ typedef struct mk_pack_group {
 
 typedef struct mk_pack_writer {
     const mk_allocator *allocator;
-    mk_pack_buf bin, views, accessors, meshes, animations, json;
+    mk_buf bin, views, accessors, meshes, animations, json;
     uint32_t view_count, accessor_count, animation_count;
     mk_pack_group groups[MK_PACK_MAX_GROUPS];
     uint32_t group_count;
@@ -125,7 +107,7 @@ static inline mk_pack_view *mk_pack_views(const mk_pack_writer *w)
 /* EXT_meshopt_compression (pack_compress.c): replaces w->bin by the encoded
  * views and writes the bufferViews JSON (with the extension, over a
  * fallback buffer 1 of *fallback_size bytes) into out. */
-mk_status mk_pack_compress(mk_pack_writer *w, mk_pack_buf *out, size_t *fallback_size,
+mk_status mk_pack_compress(mk_pack_writer *w, mk_buf *out, size_t *fallback_size,
                            mk_error *err);
 
 typedef struct mk_pack_accessor {

@@ -326,6 +326,14 @@ static double position_error(const mesh_ctx *m, uint32_t f, const int32_t *q, co
 
 /* ---- normals ------------------------------------------------------------------- */
 
+/* m->used: the vertices a face uses (the only ones whose normals count). */
+static void mark_used(mesh_ctx *m)
+{
+    memset(m->used, 0, m->n);
+    for (uint32_t i = 0; i < m->s->index_count; i++)
+        m->used[m->s->indices[i]] = 1;
+}
+
 /* Largest distance |a - b| between frame f's normals and the flat normals
  * a reader computes (pack_flat.c) from the positions it reads back (flat:
  * m->fa, positions: m->fb), over the vertices a face uses, and between each
@@ -930,9 +938,7 @@ static mk_status flat_fits_grid(const mk_unit *u, const mk_pack_options *o,
     if (m.failed || !m.qa || !m.fa || !m.fb || !m.used) {
         status = MK_ERR_OUT_OF_MEMORY;
     } else {
-        memset(m.used, 0, m.n);
-        for (uint32_t i = 0; i < s->index_count; i++)
-            m.used[s->indices[i]] = 1;
+        mark_used(&m);
         double e = 0;
         for (uint32_t f = 0; f < s->frame_count && e <= MK_PACK_FLAT_TOLERANCE; f++) {
             double ef = flat_error(&m, f, error);
@@ -1007,9 +1013,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
     }
-    memset(m.used, 0, m.n);
-    for (uint32_t i = 0; i < s->index_count; i++)
-        m.used[s->indices[i]] = 1;
+    mark_used(&m);
     choose_grid(&m, o);
     if (m.failed) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
@@ -1045,57 +1049,57 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
         w->index_turns = mk_pack_add_accessor(w, &a);
     }
     /* every primitive shares the attributes and targets: written once here */
-    mk_pack_buf shared = {NULL, 0, 0, al, false};
-    mk_pack_buf_printf(&shared, "{\"attributes\":{\"POSITION\":%u", id.position);
+    mk_buf shared = {NULL, 0, 0, al, false};
+    mk_buf_printf(&shared, "{\"attributes\":{\"POSITION\":%u", id.position);
     if (id.normal != MK_NONE)
-        mk_pack_buf_printf(&shared, ",\"NORMAL\":%u", id.normal);
+        mk_buf_printf(&shared, ",\"NORMAL\":%u", id.normal);
     if (id.texcoord != MK_NONE)
-        mk_pack_buf_printf(&shared, ",\"TEXCOORD_0\":%u", id.texcoord);
-    mk_pack_buf_append(&shared, "}", 1);
+        mk_buf_printf(&shared, ",\"TEXCOORD_0\":%u", id.texcoord);
+    mk_buf_append(&shared, "}", 1);
     size_t attributes_end = shared.size;
     m.normal_targets = normals_move(&m, target_frame, targets, nbase);
     for (uint32_t t = 0; t < targets; t++) {
         uint32_t pos, nrm;
         write_target(&m, target_frame[t], nbase, &pos, &nrm);
-        mk_pack_buf_printf(&shared, "%s{\"POSITION\":%u", t ? "," : ",\"targets\":[", pos);
+        mk_buf_printf(&shared, "%s{\"POSITION\":%u", t ? "," : ",\"targets\":[", pos);
         if (nrm != MK_NONE)
-            mk_pack_buf_printf(&shared, ",\"NORMAL\":%u", nrm);
-        mk_pack_buf_append(&shared, "}", 1);
+            mk_buf_printf(&shared, ",\"NORMAL\":%u", nrm);
+        mk_buf_append(&shared, "}", 1);
     }
     if (targets)
-        mk_pack_buf_append(&shared, "]", 1);
-    mk_pack_buf *b = &w->meshes;
-    mk_pack_buf_append(b, "{\"primitives\":[", 15); /* the unit's name is the node's */
+        mk_buf_append(&shared, "]", 1);
+    mk_buf *b = &w->meshes;
+    mk_buf_append(b, "{\"primitives\":[", 15); /* the unit's name is the node's */
     const uint32_t prims = mats && mats->count ? mats->prim_count : 1;
     for (uint32_t p = 0; p < prims; p++) {
-        mk_pack_buf_append(b, ",", p ? 1 : 0);
-        mk_pack_buf_append(b, shared.data, attributes_end);
-        mk_pack_buf_printf(b, ",\"indices\":%u", prim_ids[p]); /* mode: 4 (triangles), the default */
+        mk_buf_append(b, ",", p ? 1 : 0);
+        mk_buf_append(b, shared.data, attributes_end);
+        mk_buf_printf(b, ",\"indices\":%u", prim_ids[p]); /* mode: 4 (triangles), the default */
         if (mats && mats->count && mats->prim_material[p] != MK_NONE)
-            mk_pack_buf_printf(b, ",\"material\":%u", mats->prim_material[p]);
-        mk_pack_buf_append(b, shared.data + attributes_end, shared.size - attributes_end);
-        mk_pack_buf_append(b, "}", 1);
+            mk_buf_printf(b, ",\"material\":%u", mats->prim_material[p]);
+        mk_buf_append(b, shared.data + attributes_end, shared.size - attributes_end);
+        mk_buf_append(b, "}", 1);
     }
     if (shared.failed)
         m.failed = true;
-    mk_pack_buf_free(&shared);
-    mk_pack_buf_append(b, "]", 1);
+    mk_buf_free(&shared);
+    mk_buf_append(b, "]", 1);
     if (targets) {
         /* no mesh.weights: absent, they are zero (the base pose); target
          * names = the first frame using each */
-        mk_pack_buf_append(b, ",\"extras\":{\"targetNames\":[", 26);
+        mk_buf_append(b, ",\"extras\":{\"targetNames\":[", 26);
         for (uint32_t t = 0; t < targets; t++) {
             const char *file = u->files->frame_files[target_frame[t]];
             const char *dot = strrchr(file, '.');
             char name[256];
             snprintf(name, sizeof name, "%.*s", dot ? (int)(dot - file) : (int)strlen(file), file);
             if (t)
-                mk_pack_buf_append(b, ",", 1);
-            mk_pack_buf_json_string(b, name);
+                mk_buf_append(b, ",", 1);
+            mk_buf_json_string(b, name);
         }
-        mk_pack_buf_append(b, "]}", 2);
+        mk_buf_append(b, "]}", 2);
     }
-    mk_pack_buf_append(b, "}", 1);
+    mk_buf_append(b, "}", 1);
     if (m.failed)
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
 done:

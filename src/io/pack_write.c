@@ -37,9 +37,9 @@ uint32_t mk_pack_add_view(mk_pack_writer *w, uint32_t kind, const void *data, si
         gr->element = element;
         w->group_count++;
     }
-    mk_pack_buf_align(&gr->data, 4, 0);
+    mk_buf_align(&gr->data, 4, 0);
     *offset = gr->data.size;
-    mk_pack_buf_append(&gr->data, data, bytes);
+    mk_buf_append(&gr->data, data, bytes);
     w->failed |= gr->data.failed;
     return g;
 }
@@ -48,68 +48,68 @@ void mk_pack_finish_views(mk_pack_writer *w)
 {
     for (uint32_t g = 0; g < w->group_count; g++) {
         mk_pack_group *gr = &w->groups[g];
-        mk_pack_buf_align(&w->bin, 4, 0);
+        mk_buf_align(&w->bin, 4, 0);
         mk_pack_view v = {w->bin.size, gr->data.size, gr->stride, gr->target, gr->element,
                           gr->target == MK_PACK_ELEMENT_ARRAY_BUFFER ? gr->element : 0,
                           gr->kind >= MK_PACK_KIND_IMAGE && gr->kind < MK_PACK_KIND_PRIMITIVE_INDEX};
-        mk_pack_buf_append(&w->bin, gr->data.data, gr->data.size);
-        mk_pack_buf_append(&w->views, &v, sizeof v);
-        mk_pack_buf_free(&gr->data);
+        mk_buf_append(&w->bin, gr->data.data, gr->data.size);
+        mk_buf_append(&w->views, &v, sizeof v);
+        mk_buf_free(&gr->data);
     }
     w->view_count = w->views.failed ? 0 : w->group_count;
     w->failed |= w->views.failed || w->bin.failed;
 }
 
 /* The bufferViews JSON of an uncompressed file. */
-static void write_views(const mk_pack_writer *w, mk_pack_buf *b)
+static void write_views(const mk_pack_writer *w, mk_buf *b)
 {
     for (uint32_t i = 0; i < w->view_count; i++) {
         const mk_pack_view *v = &mk_pack_views(w)[i];
-        mk_pack_buf_printf(b, "%s{\"buffer\":0", i ? "," : "");
+        mk_buf_printf(b, "%s{\"buffer\":0", i ? "," : "");
         if (v->offset) /* 0: glTF's default */
-            mk_pack_buf_printf(b, ",\"byteOffset\":%zu", v->offset);
-        mk_pack_buf_printf(b, ",\"byteLength\":%zu", v->length);
+            mk_buf_printf(b, ",\"byteOffset\":%zu", v->offset);
+        mk_buf_printf(b, ",\"byteLength\":%zu", v->length);
         if (v->stride)
-            mk_pack_buf_printf(b, ",\"byteStride\":%u", v->stride);
+            mk_buf_printf(b, ",\"byteStride\":%u", v->stride);
         if (v->target)
-            mk_pack_buf_printf(b, ",\"target\":%u", v->target);
-        mk_pack_buf_append(b, "}", 1);
+            mk_buf_printf(b, ",\"target\":%u", v->target);
+        mk_buf_append(b, "}", 1);
     }
 }
 
 uint32_t mk_pack_add_accessor(mk_pack_writer *w, const mk_pack_accessor *a)
 {
-    mk_pack_buf *b = &w->accessors;
-    mk_pack_buf_printf(b, "%s{", w->accessor_count ? "," : "");
+    mk_buf *b = &w->accessors;
+    mk_buf_printf(b, "%s{", w->accessor_count ? "," : "");
     if (a->view != MK_NONE)
-        mk_pack_buf_printf(b, "\"bufferView\":%u,", a->view);
+        mk_buf_printf(b, "\"bufferView\":%u,", a->view);
     if (a->view != MK_NONE && a->byte_offset)
-        mk_pack_buf_printf(b, "\"byteOffset\":%zu,", a->byte_offset);
-    mk_pack_buf_printf(b, "\"componentType\":%u,%s\"count\":%u,\"type\":\"%s\"",
+        mk_buf_printf(b, "\"byteOffset\":%zu,", a->byte_offset);
+    mk_buf_printf(b, "\"componentType\":%u,%s\"count\":%u,\"type\":\"%s\"",
                        a->component_type, a->normalized ? "\"normalized\":true," : "", a->count,
                        a->type);
     for (int m = 0; a->min && m < 2; m++) {
         const double *v = m ? a->max : a->min;
-        mk_pack_buf_printf(b, ",\"%s\":[", m ? "max" : "min");
+        mk_buf_printf(b, ",\"%s\":[", m ? "max" : "min");
         for (uint32_t i = 0; i < a->components; i++) {
             if (i)
-                mk_pack_buf_append(b, ",", 1);
-            mk_pack_buf_number(b, v[i]);
+                mk_buf_append(b, ",", 1);
+            mk_buf_number(b, v[i]);
         }
-        mk_pack_buf_append(b, "]", 1);
+        mk_buf_append(b, "]", 1);
     }
     if (a->sparse_count) { /* byteOffset 0 is glTF's default */
-        mk_pack_buf_printf(b, ",\"sparse\":{\"count\":%u,\"indices\":{\"bufferView\":%u",
+        mk_buf_printf(b, ",\"sparse\":{\"count\":%u,\"indices\":{\"bufferView\":%u",
                            a->sparse_count, a->sparse_indices_view);
         if (a->sparse_indices_offset)
-            mk_pack_buf_printf(b, ",\"byteOffset\":%zu", a->sparse_indices_offset);
-        mk_pack_buf_printf(b, ",\"componentType\":%u},\"values\":{\"bufferView\":%u",
+            mk_buf_printf(b, ",\"byteOffset\":%zu", a->sparse_indices_offset);
+        mk_buf_printf(b, ",\"componentType\":%u},\"values\":{\"bufferView\":%u",
                            a->sparse_index_type, a->sparse_values_view);
         if (a->sparse_values_offset)
-            mk_pack_buf_printf(b, ",\"byteOffset\":%zu", a->sparse_values_offset);
-        mk_pack_buf_append(b, "}}", 2);
+            mk_buf_printf(b, ",\"byteOffset\":%zu", a->sparse_values_offset);
+        mk_buf_append(b, "}}", 2);
     }
-    mk_pack_buf_append(b, "}", 1);
+    mk_buf_append(b, "}", 1);
     return w->accessor_count++;
 }
 
@@ -200,10 +200,10 @@ static mk_status write_animations(mk_pack_writer *w, const mk_unit *u,
                              : k.interpolation == MK_INTERPOLATION_CUBICSPLINE ? "CUBICSPLINE"
                                                                                : NULL; /* LINEAR: glTF's default */
         mk_pack_keys_free(&k, targets, w->allocator);
-        mk_pack_buf *b = &w->animations;
-        mk_pack_buf_printf(b, "%s{\"name\":", w->animation_count++ ? "," : "");
-        mk_pack_buf_json_string(b, u->clips->clips[c].name);
-        mk_pack_buf_printf(b,
+        mk_buf *b = &w->animations;
+        mk_buf_printf(b, "%s{\"name\":", w->animation_count++ ? "," : "");
+        mk_buf_json_string(b, u->clips->clips[c].name);
+        mk_buf_printf(b,
                            ",\"samplers\":[{\"input\":%u,\"output\":%u%s%s%s}],"
                            "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}]}",
                            in_id, out_id, interp ? ",\"interpolation\":\"" : "", interp ? interp : "",
@@ -214,36 +214,36 @@ static mk_status write_animations(mk_pack_writer *w, const mk_unit *u,
 
 /* materials, textures, images and one sampler (materials JSON into out,
  * ending with a comma; the images into views of their own). */
-static void write_materials(mk_pack_writer *w, const mk_pack_materials *mats, mk_pack_buf *out)
+static void write_materials(mk_pack_writer *w, const mk_pack_materials *mats, mk_buf *out)
 {
     if (!mats->count)
         return;
     uint32_t images = 0;
-    mk_pack_buf_append(out, "\"materials\":[", 13);
+    mk_buf_append(out, "\"materials\":[", 13);
     for (uint32_t i = 0; i < mats->count; i++) {
         const mk_pack_material *m = &mats->items[i];
-        mk_pack_buf_printf(out, "%s{\"name\":", i ? "," : "");
-        mk_pack_buf_json_string(out, m->name);
-        mk_pack_buf_printf(out, ",\"pbrMetallicRoughness\":{\"baseColorFactor\":[");
+        mk_buf_printf(out, "%s{\"name\":", i ? "," : "");
+        mk_buf_json_string(out, m->name);
+        mk_buf_printf(out, ",\"pbrMetallicRoughness\":{\"baseColorFactor\":[");
         for (int c = 0; c < 4; c++) {
             float x = m->color[c] < 0 ? 0 : m->color[c] > 1 ? 1 : m->color[c];
-            mk_pack_buf_append(out, ",", c ? 1 : 0);
-            mk_pack_buf_number(out, (double)x);
+            mk_buf_append(out, ",", c ? 1 : 0);
+            mk_buf_number(out, (double)x);
         }
-        mk_pack_buf_append(out, "]", 1);
+        mk_buf_append(out, "]", 1);
         if (m->image)
-            mk_pack_buf_printf(out, ",\"baseColorTexture\":{\"index\":%u}", images++);
+            mk_buf_printf(out, ",\"baseColorTexture\":{\"index\":%u}", images++);
         /* OBJ materials are diffuse: no metal, fully rough */
-        mk_pack_buf_printf(out, ",\"metallicFactor\":0,\"roughnessFactor\":1}%s}",
+        mk_buf_printf(out, ",\"metallicFactor\":0,\"roughnessFactor\":1}%s}",
                            m->color[3] < 1.0f ? ",\"alphaMode\":\"BLEND\"" : "");
     }
-    mk_pack_buf_append(out, "],", 2);
+    mk_buf_append(out, "],", 2);
     if (!images)
         return;
-    mk_pack_buf_append(out, "\"samplers\":[{}],\"textures\":[", 28);
+    mk_buf_append(out, "\"samplers\":[{}],\"textures\":[", 28);
     for (uint32_t i = 0; i < images; i++)
-        mk_pack_buf_printf(out, "%s{\"sampler\":0,\"source\":%u}", i ? "," : "", i);
-    mk_pack_buf_append(out, "],\"images\":[", 12);
+        mk_buf_printf(out, "%s{\"sampler\":0,\"source\":%u}", i ? "," : "", i);
+    mk_buf_append(out, "],\"images\":[", 12);
     for (uint32_t i = 0, k = 0; i < mats->count; i++) {
         const mk_pack_material *m = &mats->items[i];
         if (!m->image)
@@ -251,10 +251,10 @@ static void write_materials(mk_pack_writer *w, const mk_pack_materials *mats, mk
         size_t offset;
         uint32_t view = mk_pack_add_view(w, MK_PACK_KIND_IMAGE + i, m->image, m->image_size, 0,
                                          0, 1, &offset);
-        mk_pack_buf_printf(out, "%s{\"bufferView\":%u,\"mimeType\":\"%s\"}", k++ ? "," : "",
+        mk_buf_printf(out, "%s{\"bufferView\":%u,\"mimeType\":\"%s\"}", k++ ? "," : "",
                            view, m->mime);
     }
-    mk_pack_buf_append(out, "],", 2);
+    mk_buf_append(out, "],", 2);
 }
 
 static const char *interpolation_word(mk_interpolation i)
@@ -266,22 +266,22 @@ static const char *interpolation_word(mk_interpolation i)
 static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_materials *mats,
                          const uint32_t *frame_target)
 {
-    mk_pack_buf *b = &w->json;
+    mk_buf *b = &w->json;
     const mk_unit_files *files = u->files;
-    mk_pack_buf_printf(b, "\"extras\":{\"morphkit\":{\"version\":%d,\"unit\":", MK_PACK_VERSION);
-    mk_pack_buf_json_string(b, u->name);
+    mk_buf_printf(b, "\"extras\":{\"morphkit\":{\"version\":%d,\"unit\":", MK_PACK_VERSION);
+    mk_buf_json_string(b, u->name);
     /* members with their default value are left out (docs/pack.md) */
-    mk_pack_buf_printf(b, ",\"source_bytes\":%llu,\"position_count\":%u,\"normal_count\":%u%s,"
+    mk_buf_printf(b, ",\"source_bytes\":%llu,\"position_count\":%u,\"normal_count\":%u%s,"
                           "\"animations\":[",
                        (unsigned long long)u->bytes_on_disk, u->position_count, u->normal_count,
                        files->has_config ? ",\"config\":true" : "");
     for (uint32_t a = 0; a < files->animation_count; a++) {
         const mk_unit_animation *an = &files->animations[a];
-        mk_pack_buf_printf(b, "%s{\"name\":", a ? "," : "");
-        mk_pack_buf_json_string(b, an->name);
+        mk_buf_printf(b, "%s{\"name\":", a ? "," : "");
+        mk_buf_json_string(b, an->name);
         if (an->first_number != 1)
-            mk_pack_buf_printf(b, ",\"first_number\":%u", an->first_number);
-        mk_pack_buf_printf(b, ",\"frame_count\":%u}", an->frame_count);
+            mk_buf_printf(b, ",\"first_number\":%u", an->first_number);
+        mk_buf_printf(b, ",\"frame_count\":%u}", an->frame_count);
     }
     /* the frame file names only when they are not all <Name>_<N>.obj */
     bool plain_names = true;
@@ -293,108 +293,108 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_mate
             plain_names = strcmp(name, files->frame_files[an->first_frame + k]) == 0;
         }
     }
-    mk_pack_buf_append(b, "]", 1);
+    mk_buf_append(b, "]", 1);
     for (uint32_t f = 0; !plain_names && f < files->frame_count; f++) {
-        mk_pack_buf_append(b, f ? "," : ",\"files\":[", f ? 1 : 10);
-        mk_pack_buf_json_string(b, files->frame_files[f]);
+        mk_buf_append(b, f ? "," : ",\"files\":[", f ? 1 : 10);
+        mk_buf_json_string(b, files->frame_files[f]);
     }
     if (!plain_names)
-        mk_pack_buf_append(b, "]", 1);
+        mk_buf_append(b, "]", 1);
     if (w->obj_v != MK_NONE)
-        mk_pack_buf_printf(b, ",\"obj_v\":%u", w->obj_v);
+        mk_buf_printf(b, ",\"obj_v\":%u", w->obj_v);
     if (w->obj_vn != MK_NONE)
-        mk_pack_buf_printf(b, ",\"obj_vn\":%u", w->obj_vn);
+        mk_buf_printf(b, ",\"obj_vn\":%u", w->obj_vn);
     if (w->index_turns != MK_NONE)
-        mk_pack_buf_printf(b, ",\"index_turns\":%u", w->index_turns);
+        mk_buf_printf(b, ",\"index_turns\":%u", w->index_turns);
     if (w->flat_normals)
-        mk_pack_buf_append(b, ",\"flat_normals\":true", 20);
+        mk_buf_append(b, ",\"flat_normals\":true", 20);
     const uint32_t order[2] = {w->obj_v_order, w->obj_vn_order};
     /* map_deltas only where some map is an accessor */
     bool map_accessor = w->obj_v != MK_NONE || w->obj_vn != MK_NONE;
     for (int k = 0; k < 2; k++)
         map_accessor |= order[k] != MK_NONE && order[k] != MK_PACK_ORDER_IDENTITY;
     if (w->map_deltas && map_accessor)
-        mk_pack_buf_append(b, ",\"map_deltas\":true", 18);
+        mk_buf_append(b, ",\"map_deltas\":true", 18);
     for (int k = 0; k < 2; k++) {
         if (order[k] == MK_PACK_ORDER_IDENTITY)
-            mk_pack_buf_printf(b, ",\"%s\":true", k ? "obj_vn_order" : "obj_v_order");
+            mk_buf_printf(b, ",\"%s\":true", k ? "obj_vn_order" : "obj_v_order");
         else if (order[k] != MK_NONE)
-            mk_pack_buf_printf(b, ",\"%s\":%u", k ? "obj_vn_order" : "obj_v_order", order[k]);
+            mk_buf_printf(b, ",\"%s\":%u", k ? "obj_vn_order" : "obj_v_order", order[k]);
     }
     /* frame_targets: absent when frame 0 is the base and frame f target f - 1 */
     bool plain_targets = true;
     for (uint32_t f = 0; f < files->frame_count && plain_targets; f++)
         plain_targets = frame_target[f] == (f ? f - 1 : MK_NONE);
     for (uint32_t f = 0; !plain_targets && f < files->frame_count; f++)
-        mk_pack_buf_printf(b, "%s%d", f ? "," : ",\"frame_targets\":[",
+        mk_buf_printf(b, "%s%d", f ? "," : ",\"frame_targets\":[",
                            frame_target[f] == MK_NONE ? -1 : (int)frame_target[f]);
-    mk_pack_buf_append(b, "]", plain_targets ? 0 : 1);
-    mk_pack_buf_append(b, ",\"clips\":[", 10);
+    mk_buf_append(b, "]", plain_targets ? 0 : 1);
+    mk_buf_append(b, ",\"clips\":[", 10);
     for (uint32_t ci = 0; ci < u->clips->clip_count; ci++) {
         const mk_clip *c = &u->clips->clips[ci];
         const mk_unit_animation *an = &files->animations[ci]; /* the clip's name is the animation's */
-        mk_pack_buf_append(b, ci ? ",{" : "{", ci ? 2 : 1);
+        mk_buf_append(b, ci ? ",{" : "{", ci ? 2 : 1);
         bool range = c->frame_count == an->frame_count, same = true;
         for (uint32_t k = 0; k < c->frame_count; k++) {
             range = range && c->frames[k] == an->first_frame + k;
             same = same && c->durations_us[k] == c->durations_us[0];
         }
         for (uint32_t k = 0; !range && k < c->frame_count; k++)
-            mk_pack_buf_printf(b, "%s%u", k ? "," : "\"frames\":[", c->frames[k]);
-        mk_pack_buf_append(b, "],", range ? 0 : 2);
-        mk_pack_buf_append(b, "\"durations_us\":", 15);
+            mk_buf_printf(b, "%s%u", k ? "," : "\"frames\":[", c->frames[k]);
+        mk_buf_append(b, "],", range ? 0 : 2);
+        mk_buf_append(b, "\"durations_us\":", 15);
         for (uint32_t k = 0; k < (same ? 1u : c->frame_count); k++)
-            mk_pack_buf_printf(b, "%s%lld", same ? "" : k ? "," : "[", (long long)c->durations_us[k]);
-        mk_pack_buf_append(b, "]", same ? 0 : 1);
+            mk_buf_printf(b, "%s%lld", same ? "" : k ? "," : "[", (long long)c->durations_us[k]);
+        mk_buf_append(b, "]", same ? 0 : 1);
         if (c->loop_frame)
-            mk_pack_buf_printf(b, ",\"loop_frame\":%u", c->loop_frame);
+            mk_buf_printf(b, ",\"loop_frame\":%u", c->loop_frame);
         if (c->once)
-            mk_pack_buf_append(b, ",\"once\":true", 12);
+            mk_buf_append(b, ",\"once\":true", 12);
         if (c->next_clip != MK_NONE) {
-            mk_pack_buf_append(b, ",\"next\":", 8);
-            mk_pack_buf_json_string(b, u->clips->clips[c->next_clip].name);
+            mk_buf_append(b, ",\"next\":", 8);
+            mk_buf_json_string(b, u->clips->clips[c->next_clip].name);
         }
         uint32_t no_blend = 0;
         for (uint32_t k = 0; k < c->frame_count; k++)
             if (c->frame_flags[k] & MK_CLIP_FRAME_NO_BLEND)
-                mk_pack_buf_printf(b, "%s%u", no_blend++ ? "," : ",\"no_blend\":[", k);
-        mk_pack_buf_append(b, "]", no_blend ? 1 : 0);
+                mk_buf_printf(b, "%s%u", no_blend++ ? "," : ",\"no_blend\":[", k);
+        mk_buf_append(b, "]", no_blend ? 1 : 0);
         if (c->interpolation != MK_INTERPOLATION_LINEAR)
-            mk_pack_buf_printf(b, ",\"interpolation\":\"%s\"", interpolation_word(c->interpolation));
+            mk_buf_printf(b, ",\"interpolation\":\"%s\"", interpolation_word(c->interpolation));
         for (uint32_t e = 0; e < c->event_count; e++) {
-            mk_pack_buf_printf(b, "%s[%u,", e ? "," : ",\"events\":[", c->events[e].frame);
-            mk_pack_buf_json_string(b, c->events[e].name);
-            mk_pack_buf_append(b, "]", 1);
+            mk_buf_printf(b, "%s[%u,", e ? "," : ",\"events\":[", c->events[e].frame);
+            mk_buf_json_string(b, c->events[e].name);
+            mk_buf_append(b, "]", 1);
         }
-        mk_pack_buf_append(b, "]}", c->event_count ? 2 : 0);
-        mk_pack_buf_append(b, "}", c->event_count ? 0 : 1);
+        mk_buf_append(b, "]}", c->event_count ? 2 : 0);
+        mk_buf_append(b, "}", c->event_count ? 0 : 1);
     }
-    mk_pack_buf_append(b, "]", 1);
+    mk_buf_append(b, "]", 1);
     /* the triangle order across the material primitives: [primitive, triangles] runs */
     for (uint32_t r = 0; mats->count && r < mats->run_count; r++)
-        mk_pack_buf_printf(b, "%s[%u,%u]", r ? "," : ",\"material_runs\":[", mats->run_prim[r],
+        mk_buf_printf(b, "%s[%u,%u]", r ? "," : ",\"material_runs\":[", mats->run_prim[r],
                            mats->runs[2 * r + 1]);
     if (mats->count)
-        mk_pack_buf_append(b, "]", 1);
-    mk_pack_buf_append(b, "}}", 2);
+        mk_buf_append(b, "]", 1);
+    mk_buf_append(b, "}}", 2);
 }
 
-static void put_u32(mk_pack_buf *b, uint32_t v)
+static void put_u32(mk_buf *b, uint32_t v)
 {
     uint8_t p[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    mk_pack_buf_append(b, p, 4);
+    mk_buf_append(b, p, 4);
 }
 
 static void free_writer(mk_pack_writer *w)
 {
-    mk_pack_buf_free(&w->bin);
-    mk_pack_buf_free(&w->views);
-    mk_pack_buf_free(&w->accessors);
-    mk_pack_buf_free(&w->meshes);
-    mk_pack_buf_free(&w->animations);
-    mk_pack_buf_free(&w->json);
+    mk_buf_free(&w->bin);
+    mk_buf_free(&w->views);
+    mk_buf_free(&w->accessors);
+    mk_buf_free(&w->meshes);
+    mk_buf_free(&w->animations);
+    mk_buf_free(&w->json);
     for (uint32_t g = 0; g < w->group_count; g++)
-        mk_pack_buf_free(&w->groups[g].data);
+        mk_buf_free(&w->groups[g].data);
 }
 
 static bool any_failed(const mk_pack_writer *w)
@@ -529,78 +529,78 @@ static mk_status pack_form(const mk_unit *unit, const mk_pack_options *options,
         (st = write_animations(&w, unit, frame_target, targets, options && options->plain,
                                err)) != MK_OK)
         goto done;
-    mk_pack_buf mat_json = {NULL, 0, 0, allocator, false};
+    mk_buf mat_json = {NULL, 0, 0, allocator, false};
     write_materials(&w, mats, &mat_json);
     mk_pack_finish_views(&w);
-    mk_pack_buf_align(&w.bin, 4, 0);
+    mk_buf_align(&w.bin, 4, 0);
     if (any_failed(&w)) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
     }
 
-    mk_pack_buf *j = &w.json;
+    mk_buf *j = &w.json;
     const bool quantized = !(options && options->plain), compress = options && options->compress;
-    mk_pack_buf views = {NULL, 0, 0, allocator, false};
+    mk_buf views = {NULL, 0, 0, allocator, false};
     size_t fallback = 0;
     if (compress) {
         if ((st = mk_pack_compress(&w, &views, &fallback, err)) != MK_OK) {
-            mk_pack_buf_free(&views);
+            mk_buf_free(&views);
             goto done;
         }
     } else {
         write_views(&w, &views);
     }
-    mk_pack_buf_printf(j, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"morphkit %s\"},",
+    mk_buf_printf(j, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"morphkit %s\"},",
                        MK_VERSION_STRING);
     for (int k = 0; (quantized || compress) && k < 2; k++)
-        mk_pack_buf_printf(j, "\"%s\":[%s%s%s],", k ? "extensionsRequired" : "extensionsUsed",
+        mk_buf_printf(j, "\"%s\":[%s%s%s],", k ? "extensionsRequired" : "extensionsUsed",
                            quantized ? "\"KHR_mesh_quantization\"" : "",
                            quantized && compress ? "," : "",
                            compress ? "\"EXT_meshopt_compression\"" : "");
-    mk_pack_buf_printf(j, "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":");
-    mk_pack_buf_json_string(j, unit->name);
-    mk_pack_buf_printf(j, ",\"mesh\":0");
+    mk_buf_printf(j, "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":");
+    mk_buf_json_string(j, unit->name);
+    mk_buf_printf(j, ",\"mesh\":0");
     if (scale != 1.0f || translation[0] != 0.0f || translation[1] != 0.0f || translation[2] != 0.0f) {
         /* the position grid: world = translation + scale * q (pack.h) */
-        mk_pack_buf_printf(j, ",\"translation\":[");
+        mk_buf_printf(j, ",\"translation\":[");
         for (int c = 0; c < 3; c++) {
-            mk_pack_buf_append(j, ",", c ? 1 : 0);
-            mk_pack_buf_number(j, (double)translation[c]);
+            mk_buf_append(j, ",", c ? 1 : 0);
+            mk_buf_number(j, (double)translation[c]);
         }
-        mk_pack_buf_printf(j, "],\"scale\":[");
+        mk_buf_printf(j, "],\"scale\":[");
         for (int c = 0; c < 3; c++) {
-            mk_pack_buf_append(j, ",", c ? 1 : 0);
-            mk_pack_buf_number(j, (double)scale);
+            mk_buf_append(j, ",", c ? 1 : 0);
+            mk_buf_number(j, (double)scale);
         }
-        mk_pack_buf_printf(j, "]");
+        mk_buf_printf(j, "]");
     }
-    mk_pack_buf_printf(j, "}],\"meshes\":[");
-    mk_pack_buf_append(j, w.meshes.data, w.meshes.size);
-    mk_pack_buf_printf(j, "],\"accessors\":[");
-    mk_pack_buf_append(j, w.accessors.data, w.accessors.size);
-    mk_pack_buf_printf(j, "],\"bufferViews\":[");
-    mk_pack_buf_append(j, views.data, views.size);
+    mk_buf_printf(j, "}],\"meshes\":[");
+    mk_buf_append(j, w.meshes.data, w.meshes.size);
+    mk_buf_printf(j, "],\"accessors\":[");
+    mk_buf_append(j, w.accessors.data, w.accessors.size);
+    mk_buf_printf(j, "],\"bufferViews\":[");
+    mk_buf_append(j, views.data, views.size);
     if (views.failed)
         j->failed = true;
-    mk_pack_buf_free(&views);
-    mk_pack_buf_printf(j, "],\"buffers\":[{\"byteLength\":%zu}", w.bin.size);
+    mk_buf_free(&views);
+    mk_buf_printf(j, "],\"buffers\":[{\"byteLength\":%zu}", w.bin.size);
     if (compress)
-        mk_pack_buf_printf(j, ",{\"byteLength\":%zu,\"extensions\":{\"EXT_meshopt_compression\":"
+        mk_buf_printf(j, ",{\"byteLength\":%zu,\"extensions\":{\"EXT_meshopt_compression\":"
                               "{\"fallback\":true}}}",
                            fallback);
-    mk_pack_buf_printf(j, "],");
+    mk_buf_printf(j, "],");
     if (w.animation_count) {
-        mk_pack_buf_printf(j, "\"animations\":[");
-        mk_pack_buf_append(j, w.animations.data, w.animations.size);
-        mk_pack_buf_printf(j, "],");
+        mk_buf_printf(j, "\"animations\":[");
+        mk_buf_append(j, w.animations.data, w.animations.size);
+        mk_buf_printf(j, "],");
     }
-    mk_pack_buf_append(j, mat_json.data, mat_json.size);
+    mk_buf_append(j, mat_json.data, mat_json.size);
     if (mat_json.failed)
         j->failed = true;
-    mk_pack_buf_free(&mat_json);
+    mk_buf_free(&mat_json);
     write_extras(&w, unit, mats, frame_target);
-    mk_pack_buf_append(j, "}", 1);
-    mk_pack_buf_align(j, 4, ' ');
+    mk_buf_append(j, "}", 1);
+    mk_buf_align(j, 4, ' ');
     if (any_failed(&w)) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
@@ -611,18 +611,18 @@ static mk_status pack_form(const mk_unit *unit, const mk_pack_options *options,
                           total);
         goto done;
     }
-    mk_pack_buf glb = {NULL, 0, 0, allocator, false};
+    mk_buf glb = {NULL, 0, 0, allocator, false};
     put_u32(&glb, 0x46546C67u); /* "glTF" */
     put_u32(&glb, 2);
     put_u32(&glb, (uint32_t)total);
     put_u32(&glb, (uint32_t)j->size);
     put_u32(&glb, 0x4E4F534Au); /* "JSON" */
-    mk_pack_buf_append(&glb, j->data, j->size);
+    mk_buf_append(&glb, j->data, j->size);
     put_u32(&glb, (uint32_t)w.bin.size);
     put_u32(&glb, 0x004E4942u); /* "BIN\0" */
-    mk_pack_buf_append(&glb, w.bin.data, w.bin.size);
+    mk_buf_append(&glb, w.bin.data, w.bin.size);
     if (glb.failed) {
-        mk_pack_buf_free(&glb);
+        mk_buf_free(&glb);
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
     }
@@ -630,7 +630,7 @@ static mk_status pack_form(const mk_unit *unit, const mk_pack_options *options,
     if (glb.cap != glb.size) {
         uint8_t *p = mk_realloc(allocator, glb.data, glb.cap, glb.size);
         if (!p) {
-            mk_pack_buf_free(&glb);
+            mk_buf_free(&glb);
             st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
             goto done;
         }

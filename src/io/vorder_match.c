@@ -93,6 +93,12 @@ static double uv_cost(const matcher *m, uint32_t rc, uint32_t fc)
     return m->uv_weight * (du * du + dv * dv);
 }
 
+static double sq_dist(const float *p, const float *q)
+{
+    return (double)(p[0] - q[0]) * (p[0] - q[0]) + (double)(p[1] - q[1]) * (p[1] - q[1]) +
+           (double)(p[2] - q[2]) * (p[2] - q[2]);
+}
+
 static bool bind_vertex(matcher *m, uint32_t rv, uint32_t fv)
 {
     if (m->vmap[rv] != MK_NONE || m->vinv[fv] != MK_NONE)
@@ -100,9 +106,7 @@ static bool bind_vertex(matcher *m, uint32_t rv, uint32_t fv)
     m->vmap[rv] = fv;
     m->vinv[fv] = rv;
     m->vlog[m->vlog_n++] = rv;
-    const float *p = m->ref->positions + 3 * (size_t)rv, *q = m->frm->positions + 3 * (size_t)fv;
-    m->score += (double)(p[0] - q[0]) * (p[0] - q[0]) + (double)(p[1] - q[1]) * (p[1] - q[1]) +
-                (double)(p[2] - q[2]) * (p[2] - q[2]);
+    m->score += sq_dist(m->ref->positions + 3 * (size_t)rv, m->frm->positions + 3 * (size_t)fv);
     return true;
 }
 
@@ -297,9 +301,7 @@ mk_status mk_vorder_match(const mk_vorder_mesh *ref, const mk_vorder_mesh *frm,
         float *e2 = samples ? mk_alloc(al, samples * sizeof *e2) : NULL;
         for (uint32_t i = 0; e2 && i < samples; i++) {
             const uint32_t *T = ref->triangles + 3 * ((size_t)i * ref->triangle_count / samples);
-            const float *a = ref->positions + 3 * (size_t)T[0], *b = ref->positions + 3 * (size_t)T[1];
-            e2[k++] = (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
-                      (a[2] - b[2]) * (a[2] - b[2]);
+            e2[k++] = (float)sq_dist(ref->positions + 3 * (size_t)T[0], ref->positions + 3 * (size_t)T[1]);
         }
         edge2 = k ? mk_vorder_select(e2, k, k / 2) : 0;
         mk_free(al, e2, samples * sizeof *e2);
@@ -327,24 +329,25 @@ mk_status mk_vorder_match(const mk_vorder_mesh *ref, const mk_vorder_mesh *frm,
            true counterpart far down the list, and a turned numbering of a
            symmetric mesh wins. Then the same from a few more triangles
            across the piece. */
-        if (best != MK_NONE && spread(&m, t, best_seed.u, best_seed.r, INFINITY)) {
+        bool kept = best != MK_NONE && spread(&m, t, best_seed.u, best_seed.r, INFINITY);
+        if (kept) {
             uint32_t far = 0;
             for (uint32_t i = 0; i < m.vlog_n; i++) {
                 uint32_t rv = m.vlog[i];
-                const float *p = ref->positions + 3 * (size_t)rv,
-                            *q = frm->positions + 3 * (size_t)m.vmap[rv];
-                double d2 = (double)(p[0] - q[0]) * (p[0] - q[0]) +
-                            (double)(p[1] - q[1]) * (p[1] - q[1]) +
-                            (double)(p[2] - q[2]) * (p[2] - q[2]);
-                far += d2 > 0.25 * edge2;
+                far += sq_dist(ref->positions + 3 * (size_t)rv,
+                               frm->positions + 3 * (size_t)m.vmap[rv]) > 0.25 * edge2;
             }
             for (extras = 0; 2 * far > m.vlog_n && extras < EXTRA_SEEDS && m.tlog_n > 1; extras++) {
                 extra[extras] = m.tlog[(size_t)m.tlog_n * (extras + 1) / (EXTRA_SEEDS + 1)];
                 extra_map[extras] = m.tmap[extra[extras]]; /* where the best seed put it */
             }
         }
-        undo(&m);
-        for (uint32_t k = 0; best != MK_NONE && k < extras; k++) {
+        if (!kept || extras) { /* trying the extra seeds: the bindings go, and the best
+                                  comes back below */
+            undo(&m);
+            kept = false;
+        }
+        for (uint32_t k = 0; k < extras; k++) {
             uint32_t n2 = seed_candidates(&m, extra[k], cands);
             for (uint32_t i = 0; i < n2 && i < EXTRA_CANDIDATES; i++) {
                 if (3 * cands[i].u + cands[i].r == extra_map[k])
@@ -367,7 +370,8 @@ mk_status mk_vorder_match(const mk_vorder_mesh *ref, const mk_vorder_mesh *frm,
                               ref->triangles[3 * (size_t)t + 2] + 1);
             break;
         }
-        spread(&m, best_t, best_seed.u, best_seed.r, INFINITY);
+        if (!kept) /* the best seed's bindings, unless they are still in place */
+            spread(&m, best_t, best_seed.u, best_seed.r, INFINITY);
         m.vlog_n = m.tlog_n = 0; /* committed */
         m.score = 0;
     }

@@ -6,7 +6,6 @@
  * on. Rule and limits in morphkit/repair.h. */
 #include <math.h>
 #include <string.h>
-#include <stdio.h>
 
 #include "internal.h"
 #include "vorder_internal.h"
@@ -89,9 +88,6 @@ static uint32_t nearest(const piece_ctx *c, const double *x)
     return best;
 }
 
-/* The rigid motion taking shape points a, b, c to candidates p, q, r, then
- * every vertex of the piece (k of them, vs) to the candidate it lands on
- * (fit: k entries). false when one lands on none. */
 /* R = tf^T sf: the rotation taking the shape's frame sf onto tf. */
 static void rotation(double tf[3][3], double sf[3][3], double R[3][3])
 {
@@ -100,6 +96,10 @@ static void rotation(double tf[3][3], double sf[3][3], double R[3][3])
             R[i][j] = tf[0][i] * sf[0][j] + tf[1][i] * sf[1][j] + tf[2][i] * sf[2][j];
 }
 
+/* The rigid motion (its rotation: R) taking shape points a (with sf the
+ * frame of a, b, c) to candidates p, q, r, then every vertex of the piece
+ * (k of them, vs) to the candidate it lands on (fit: k entries). false
+ * when one lands on none. */
 static bool try_fit(const piece_ctx *c, const uint32_t *vs, uint32_t k, double sf[3][3],
                     uint32_t a, uint32_t p, uint32_t q, uint32_t r, uint32_t *fit, double R[3][3])
 {
@@ -315,8 +315,8 @@ mk_status mk_vorder_repair_pieces(const mk_vorder_frames *fr, uint32_t f, const 
     mk_status st = MK_OK;
     for (uint32_t v = 0; v < n; v++)
         parent[v] = v, used[v] = 0, taken[v] = 0;
-    for (uint32_t t = 0; t < fr->triangle_count; t++) {
-        const uint32_t *T = fr->triangles + 3 * (size_t)t;
+    for (uint32_t tri = 0; tri < fr->triangle_count; tri++) {
+        const uint32_t *T = fr->triangles + 3 * (size_t)tri;
         for (int i = 0; i < 3; i++)
             used[T[i]] = 1;
         uint32_t r0 = root(parent, T[0]);

@@ -1271,6 +1271,20 @@ static mk_status attempt(const mk_vorder_frames *fr, const mk_vorder_report *r,
 
 /* ---- rigid pieces -------------------------------------------------------------- */
 
+/* info for an exact repair of frame f into out (rigid pieces, a reused
+ * pose): every vertex considered, confidence 1. */
+static void exact_info(const mk_vorder_frames *fr, uint32_t f, const float *out,
+                       uint32_t suspects, uint32_t twin, mk_vorder_repair_info *info)
+{
+    const float *p = fr->positions[f];
+    memset(info, 0, sizeof *info);
+    info->twin = twin;
+    info->suspect_count = suspects;
+    info->confidence = 1.0f;
+    for (uint32_t v = 0; v < fr->vertex_count; v++)
+        info->moved_count += memcmp(p + 3 * (size_t)v, out + 3 * (size_t)v, 12) != 0;
+}
+
 /* mk_vorder_repair_pieces between the nearest real frames before and after
  * (in play), kept only when no vertex of the result is over the detection
  * limit. */
@@ -1296,15 +1310,8 @@ static mk_status pieces(const mk_vorder_frames *fr, const mk_vorder_report *r,
                     st = MK_ERR_MISMATCH;
         }
     }
-    if (st == MK_OK) {
-        memset(info, 0, sizeof *info);
-        info->twin = MK_NONE;
-        info->suspect_count = n;
-        info->confidence = 1.0f;
-        const float *p = fr->positions[ft->frame];
-        for (uint32_t v = 0; v < n; v++)
-            info->moved_count += memcmp(p + 3 * (size_t)v, out + 3 * (size_t)v, 12) != 0;
-    }
+    if (st == MK_OK)
+        exact_info(fr, ft->frame, out, n, MK_NONE, info);
     mk_free(al, change, (size_t)n * sizeof *change);
     return st;
 }
@@ -1451,13 +1458,7 @@ mk_status mk_vorder_repair_frame(const mk_vorder_frames *fr, const mk_vorder_rep
     if (ps == MK_ERR_OUT_OF_MEMORY)
         return mk_error_set(err, ps, NULL, 0, "out of memory");
     if (ps == MK_OK) {
-        const float *p = fr->positions[ft->frame];
-        memset(info, 0, sizeof *info);
-        info->twin = twin;
-        info->suspect_count = ft->vertex_count;
-        info->confidence = 1.0f;
-        for (uint32_t v = 0; v < fr->vertex_count; v++)
-            info->moved_count += memcmp(p + 3 * (size_t)v, out + 3 * (size_t)v, 12) != 0;
+        exact_info(fr, ft->frame, out, ft->vertex_count, twin, info);
         return MK_OK;
     }
     if (err)

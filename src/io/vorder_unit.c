@@ -10,7 +10,6 @@
 #include "file_internal.h"
 #include "io_internal.h"
 #include "morphkit/anim_config.h"
-#include "pack_internal.h" /* mk_pack_buf: the growing block new frames are written in */
 #include "morphkit/repair.h"
 #include "vorder_internal.h"
 
@@ -41,18 +40,18 @@ static bool all_set(const uint32_t *idx, uint32_t n)
     return true;
 }
 
-static void put_corner(mk_pack_buf *t, const mk_obj *ref, const mk_obj *f, const uint32_t *corner_map,
+static void put_corner(mk_buf *t, const mk_obj *ref, const mk_obj *f, const uint32_t *corner_map,
                        uint32_t c, bool normals)
 {
-    mk_pack_buf_printf(t, " %u", ref->corner_position[c] + 1);
+    mk_buf_printf(t, " %u", ref->corner_position[c] + 1);
     uint32_t vt = ref->corner_texcoord ? ref->corner_texcoord[c] : MK_NONE;
     uint32_t vn = normals ? f->corner_normal[corner_map ? corner_map[c] : c] : MK_NONE;
     if (vt != MK_NONE && vn != MK_NONE)
-        mk_pack_buf_printf(t, "/%u/%u", vt + 1, vn + 1);
+        mk_buf_printf(t, "/%u/%u", vt + 1, vn + 1);
     else if (vt != MK_NONE)
-        mk_pack_buf_printf(t, "/%u", vt + 1);
+        mk_buf_printf(t, "/%u", vt + 1);
     else if (vn != MK_NONE)
-        mk_pack_buf_printf(t, "//%u", vn + 1);
+        mk_buf_printf(t, "//%u", vn + 1);
 }
 
 /* The text after a UTF-8 byte order mark, if it starts with one: the new
@@ -68,7 +67,7 @@ static bool write_frame(const frame_data *ref, const frame_data *fd, const float
                         const mk_allocator *al, char **out, size_t *out_size)
 {
     const mk_obj *r = ref->obj, *f = fd->obj;
-    mk_pack_buf t = {NULL, 0, 0, al, false};
+    mk_buf t = {NULL, 0, 0, al, false};
     bool normals = r->normal_count && f->normal_count &&
                    all_set(f->corner_normal, 3 * f->triangle_count);
     bool normals_done = false;
@@ -77,11 +76,11 @@ static bool write_frame(const frame_data *ref, const frame_data *fd, const float
        its comments (they describe the reference frame) */
     for (const char *q = skip_bom(fd->text, fd->size), *qe = fd->text + fd->size; q < qe && *q == '#';) {
         const char *eol = memchr(q, '\n', (size_t)(qe - q));
-        mk_pack_buf_append(&t, q, (size_t)((eol ? eol : qe) - q));
-        mk_pack_buf_printf(&t, "\n");
+        mk_buf_append(&t, q, (size_t)((eol ? eol : qe) - q));
+        mk_buf_printf(&t, "\n");
         q = eol ? eol + 1 : qe;
     }
-    mk_pack_buf_printf(&t, "# vertex order repaired by morphkit repair (the first frame's order and faces)\n");
+    mk_buf_printf(&t, "# vertex order repaired by morphkit repair (the first frame's order and faces)\n");
     const char *p = skip_bom(ref->text, ref->size), *end = ref->text + ref->size;
     while (p < end && !t.failed) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -94,10 +93,10 @@ static bool write_frame(const frame_data *ref, const frame_data *fd, const float
         }
         if (keyword_is(line, n, "v") && v < r->position_count) {
             const float *q = pos + 3 * (size_t)v++;
-            mk_pack_buf_printf(&t, "v %.9g %.9g %.9g\n", (double)q[0], (double)q[1], (double)q[2]);
+            mk_buf_printf(&t, "v %.9g %.9g %.9g\n", (double)q[0], (double)q[1], (double)q[2]);
         } else if (keyword_is(line, n, "vn")) {
             for (uint32_t i = 0; normals && !normals_done && i < f->normal_count; i++)
-                mk_pack_buf_printf(&t, "vn %.9g %.9g %.9g\n", (double)f->normals[3 * i],
+                mk_buf_printf(&t, "vn %.9g %.9g %.9g\n", (double)f->normals[3 * i],
                     (double)f->normals[3 * i + 1], (double)f->normals[3 * i + 2]);
             normals_done = true;
         } else if (keyword_is(line, n, "f")) {
@@ -107,21 +106,21 @@ static bool write_frame(const frame_data *ref, const frame_data *fd, const float
                 tri++;
             face++;
             if (tri > first) {
-                mk_pack_buf_printf(&t, "f");
+                mk_buf_printf(&t, "f");
                 put_corner(&t, r, f, fd->corner, 3 * first, normals);
                 put_corner(&t, r, f, fd->corner, 3 * first + 1, normals);
                 for (uint32_t k = first; k < tri; k++)
                     put_corner(&t, r, f, fd->corner, 3 * k + 2, normals);
-                mk_pack_buf_printf(&t, "\n");
+                mk_buf_printf(&t, "\n");
             }
         } else if (!(n && *line == '#')) {
-            mk_pack_buf_append(&t, p, len);
-            mk_pack_buf_printf(&t, "\n");
+            mk_buf_append(&t, p, len);
+            mk_buf_printf(&t, "\n");
         }
         p = eol ? eol + 1 : end;
     }
     if (t.failed) {
-        mk_pack_buf_free(&t);
+        mk_buf_free(&t);
         return false;
     }
     /* hand over an exactly sized block so the caller frees text_size + 1 */
@@ -132,7 +131,7 @@ static bool write_frame(const frame_data *ref, const frame_data *fd, const float
     }
     *out = exact;
     *out_size = t.size;
-    mk_pack_buf_free(&t);
+    mk_buf_free(&t);
     return exact != NULL;
 }
 

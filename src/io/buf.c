@@ -1,12 +1,13 @@
-/* Unit packer: the growing byte block the JSON and binary parts are built in. */
+/* The growing byte block (io_internal.h) the packer's JSON and binary parts
+ * and repair's rewritten frames are built in. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "pack_internal.h"
+#include "io_internal.h"
 
-static bool reserve(mk_pack_buf *b, size_t n)
+static bool reserve(mk_buf *b, size_t n)
 {
     if (b->failed)
         return false;
@@ -35,7 +36,7 @@ static bool reserve(mk_pack_buf *b, size_t n)
     return true;
 }
 
-void mk_pack_buf_append(mk_pack_buf *b, const void *data, size_t n)
+void mk_buf_append(mk_buf *b, const void *data, size_t n)
 {
     if (n && reserve(b, n)) {
         memcpy(b->data + b->size, data, n);
@@ -43,7 +44,7 @@ void mk_pack_buf_append(mk_pack_buf *b, const void *data, size_t n)
     }
 }
 
-void mk_pack_buf_printf(mk_pack_buf *b, const char *format, ...)
+void mk_buf_printf(mk_buf *b, const char *format, ...)
 {
     char small[256];
     va_list args;
@@ -55,7 +56,7 @@ void mk_pack_buf_printf(mk_pack_buf *b, const char *format, ...)
         return;
     }
     if ((size_t)n < sizeof small) {
-        mk_pack_buf_append(b, small, (size_t)n);
+        mk_buf_append(b, small, (size_t)n);
         return;
     }
     if (!reserve(b, (size_t)n + 1))
@@ -66,31 +67,31 @@ void mk_pack_buf_printf(mk_pack_buf *b, const char *format, ...)
     b->size += (size_t)n;
 }
 
-void mk_pack_buf_align(mk_pack_buf *b, size_t align, uint8_t fill)
+void mk_buf_align(mk_buf *b, size_t align, uint8_t fill)
 {
     while (!b->failed && b->size % align)
-        mk_pack_buf_append(b, &fill, 1);
+        mk_buf_append(b, &fill, 1);
 }
 
-void mk_pack_buf_json_string(mk_pack_buf *b, const char *s)
+void mk_buf_json_string(mk_buf *b, const char *s)
 {
-    mk_pack_buf_append(b, "\"", 1);
+    mk_buf_append(b, "\"", 1);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p == '"' || *p == '\\')
-            mk_pack_buf_printf(b, "\\%c", *p);
+            mk_buf_printf(b, "\\%c", *p);
         else if (*p < 0x20)
-            mk_pack_buf_printf(b, "\\u%04x", *p);
+            mk_buf_printf(b, "\\u%04x", *p);
         else
-            mk_pack_buf_append(b, p, 1);
+            mk_buf_append(b, p, 1);
     }
-    mk_pack_buf_append(b, "\"", 1);
+    mk_buf_append(b, "\"", 1);
 }
 
-void mk_pack_buf_number(mk_pack_buf *b, double v)
+void mk_buf_number(mk_buf *b, double v)
 {
     char text[40];
     if (v == floor(v) && fabs(v) < 1e15) { /* a whole number: its digits ("90", not "9e+01") */
-        mk_pack_buf_printf(b, "%.0f", v);
+        mk_buf_printf(b, "%.0f", v);
         return;
     }
     /* The shortest text that reads back as the same number, so min/max
@@ -112,10 +113,10 @@ void mk_pack_buf_number(mk_pack_buf *b, double v)
         if ((double)(float)v == v ? (float)strtod(text, NULL) == (float)v : strtod(text, NULL) == v)
             break;
     }
-    mk_pack_buf_printf(b, "%s", text);
+    mk_buf_printf(b, "%s", text);
 }
 
-void mk_pack_buf_free(mk_pack_buf *b)
+void mk_buf_free(mk_buf *b)
 {
     mk_free(b->allocator, b->data, b->cap);
     b->data = NULL;
