@@ -251,6 +251,7 @@ static const mk_pack_options MODES[] = {
     {true, 0, 0, 0, false, true, NULL, false, false},      /* plain float, meshopt-compressed */
     {true, 0, 0, 0, true, false, NULL, false, false},      /* plain, one target per frame */
     {false, 0, 0, 0, false, false, NULL, false, true},     /* the default, flat normals */
+    {false, 0, 0, 0, false, true, NULL, false, true},      /* flat normals, compressed */
 };
 #define MODE_COUNT (sizeof MODES / sizeof MODES[0])
 
@@ -406,19 +407,81 @@ static void test_all_frames_identical(void)
     mk_unit_destroy(u);
 }
 
-/* The `v` map told by the base pose (obj_v_order) only when the base
- * positions name the `v`s exactly: two `v`s at the same place in every
- * frame keep the map itself; the demo knight's is told. Either way the
- * unit reads back with the same maps. */
-static bool json_has(const void *glb, size_t size, const char *what)
+static const char *json_find(const void *glb, size_t size, const char *what)
 {
     const uint8_t *p = glb;
     size_t jlen = size >= 20 ? (size_t)(p[12] | p[13] << 8 | p[14] << 16 | (uint32_t)p[15] << 24) : 0;
     for (size_t i = 0; jlen <= size - 20 && i + strlen(what) <= jlen; i++)
         if (memcmp(p + 20 + i, what, strlen(what)) == 0)
-            return true;
-    return false;
+            return (const char *)p + 20 + i;
+    return NULL;
 }
+
+static bool json_has(const void *glb, size_t size, const char *what)
+{
+    return json_find(glb, size, what) != NULL;
+}
+
+/* unit_of_file[i]: the unit vertex that the packed file's vertex i is
+ * (g: the file as the glTF reader reads it, one primitive). Found from
+ * the triangles alone, as the file stores them and as the unit has them
+ * (the same triangle order; each file triangle turned by its
+ * extras.morphkit.index_turns), independently of the reader's own
+ * renumbering: every file vertex must stand for one unit vertex. Without
+ * first_use_order it must be the identity. */
+static bool file_vertices(const mk_gltf *g, const void *glb, size_t size, const mk_unit *u,
+                          uint32_t *unit_of_file)
+{
+    const mk_frame_set *s = u->frames;
+    uint32_t n = s->vertex_count, count = s->index_count;
+    CHECK_EQ_INT(g->meshes[0].primitive_count, 1);
+    uint32_t *idx = malloc((size_t)count * 4), *turn = calloc(count / 3 + 1, 4);
+    mk_error e;
+    CHECK(mk_gltf_accessor_read_index(g, g->meshes[0].primitives[0].indices, idx, count, &e) ==
+          MK_OK);
+    const char *t = json_find(glb, size, "\"index_turns\":");
+    unsigned at = 0;
+    if (t && sscanf(t, "\"index_turns\":%u", &at) == 1)
+        CHECK(mk_gltf_accessor_read_index(g, at, turn, count / 3, &e) == MK_OK);
+    for (uint32_t i = 0; i < n; i++)
+        unit_of_file[i] = MK_NONE;
+    bool ok = true;
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t tri = k / 3, c = k % 3, f = idx[k];
+        uint32_t v = s->indices[3 * tri + (c + turn[tri]) % 3]; /* file corner c: unit's c + turn */
+        ok &= f < n && (unit_of_file[f] == MK_NONE || unit_of_file[f] == v);
+        if (f < n)
+            unit_of_file[f] = v;
+    }
+    /* vertices no triangle uses: after the others, in order, both ways */
+    uint32_t next_file = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        bool used = false;
+        for (uint32_t k = 0; k < count && !used; k++)
+            used = s->indices[k] == v;
+        if (used)
+            continue;
+        while (next_file < n && unit_of_file[next_file] != MK_NONE)
+            next_file++;
+        if (next_file < n)
+            unit_of_file[next_file] = v;
+    }
+    bool identity = true;
+    for (uint32_t i = 0; i < n; i++) {
+        ok &= unit_of_file[i] != MK_NONE;
+        identity &= unit_of_file[i] == i;
+    }
+    CHECK(ok);
+    if (!json_has(glb, size, "\"first_use_order\":true"))
+        CHECK(identity);
+    free(idx), free(turn);
+    return identity;
+}
+
+/* The `v` map told by the base pose (obj_v_order) only when the base
+ * positions name the `v`s exactly: two `v`s at the same place in every
+ * frame keep the map itself; the demo knight's is told. Either way the
+ * unit reads back with the same maps. */
 
 static void test_maps_told_by_base_pose(void)
 {
@@ -488,7 +551,11 @@ static void test_map_deltas(void)
             size_t size = 0;
             mk_pack_stats st;
             mk_unit *b = u ? pack_and_read(u, &o, &data, &size, &st) : NULL;
-            CHECK(data && json_has(data, size, "\"map_deltas\":true") == (i == 0));
+            /* compressed, the grid's vertices are stored in `v` order: no maps at all */
+            CHECK(data && json_has(data, size, "\"map_deltas\":true") == (i == 0 && !compress));
+            if (i == 0 && compress)
+                CHECK(data && json_has(data, size, "\"first_use_order\":true") &&
+                      !json_has(data, size, "\"obj_v\"") && !json_has(data, size, "\"obj_vn\""));
             /* uncompressed: the grid's maps sparse (2 N of N * N entries differ) */
             if (i == 0 && !compress)
                 CHECK(data && json_has(data, size, "\"type\":\"SCALAR\",\"sparse\":{\"count\":"));
@@ -660,6 +727,9 @@ static void check_gltf_animation(const char *path, const mk_pack_options *o)
     CHECK_EQ_INT(g->animation_count, u->clips->clip_count);
     uint32_t nv = u->frames->vertex_count, targets = g->meshes[0].target_count;
     float *want = malloc(nv * 12), *got = malloc(nv * 12), *w = malloc((targets + 1) * 4);
+    float *got_file = malloc(nv * 12);
+    uint32_t *unit_of_file = malloc(nv * 4);
+    file_vertices(g, data, size, u, unit_of_file);
     for (uint32_t c = 0; m && c < g->animation_count; c++) {
         const mk_clip *clip = &u->clips->clips[c];
         CHECK(strcmp(g->animations[c].name, clip->name) == 0);
@@ -689,10 +759,11 @@ static void check_gltf_animation(const char *path, const mk_pack_options *o)
             mk_player_pose(&p, &pose);
             CHECK(mk_pose_eval(u->frames, &pose, want, NULL, u->frames->vertex_count, NULL) == MK_OK);
             mk_track_sample(&tc->tracks[0], t, w);
-            CHECK(mk_morph_evaluate(m, w, got, NULL, NULL, m->vertex_count, NULL) == MK_OK);
+            CHECK(mk_morph_evaluate(m, w, got_file, NULL, NULL, m->vertex_count, NULL) == MK_OK);
             /* the node places quantized positions: translation + scale * q */
             for (size_t i = 0; i < 3 * (size_t)nv; i++)
-                got[i] = g->nodes[0].translation[i % 3] + g->nodes[0].scale[i % 3] * got[i];
+                got[3 * (size_t)unit_of_file[i / 3] + i % 3] =
+                    g->nodes[0].translation[i % 3] + g->nodes[0].scale[i % 3] * got_file[i];
             double d = max_abs_diff(want, got, 3 * (size_t)nv), tol = 2 * st.max_position_error + 2e-5;
             if (d > tol)
                 fprintf(stderr, "%s clip %s t %lld: differs by %g\n", path, clip->name,
@@ -701,7 +772,7 @@ static void check_gltf_animation(const char *path, const mk_pack_options *o)
         }
         mk_track_clip_destroy(tc);
     }
-    free(want), free(got), free(w);
+    free(want), free(got), free(w), free(got_file), free(unit_of_file);
     mk_morph_set_destroy(m);
     mk_gltf_destroy(g);
     mk_free(NULL, data, size);
@@ -946,6 +1017,94 @@ static void check_bad_cases(const void *glb, size_t size, const bad_case *cases,
     }
 }
 
+/* Swaps render vertices a and b of u everywhere (frames, texture
+ * coordinates, indices, maps): the same unit, numbered otherwise. */
+static void swap_vertices(mk_unit *u, uint32_t a, uint32_t b)
+{
+    mk_frame_set *s = u->frames;
+    for (uint32_t f = 0; f < s->frame_count; f++)
+        for (int k = 0; k < 2; k++) {
+            float *p = k ? mk_frame_set_normals_to_fill(s, f) : mk_frame_set_positions_to_fill(s, f);
+            for (int c = 0; p && c < 3; c++) {
+                float t = p[3 * a + c];
+                p[3 * a + c] = p[3 * b + c];
+                p[3 * b + c] = t;
+            }
+        }
+    for (int c = 0; s->texcoords && c < 2; c++) {
+        float t = s->texcoords[2 * a + c];
+        s->texcoords[2 * a + c] = s->texcoords[2 * b + c];
+        s->texcoords[2 * b + c] = t;
+    }
+    for (uint32_t i = 0; i < s->index_count; i++)
+        s->indices[i] = s->indices[i] == a ? b : s->indices[i] == b ? a : s->indices[i];
+    uint32_t t = u->source_index[a];
+    u->source_index[a] = u->source_index[b];
+    u->source_index[b] = t;
+    for (uint32_t j = 0; j < u->normal_count; j++)
+        u->normal_vertex[j] = u->normal_vertex[j] == a   ? b
+                              : u->normal_vertex[j] == b ? a
+                                                         : u->normal_vertex[j];
+}
+
+/* --compress may store the vertices in `v` order, which the file says
+ * (first_use_order); the reader numbers them again in order of first use
+ * by the triangles, as the folder does: the knight's flat-shaded boxes
+ * (three vertices a corner) read back as the same unit, and the file's
+ * vertices are in `v` order. A unit numbered otherwise than by first use
+ * (no folder makes one) keeps its order in the file and reads back as it
+ * was. A first_use_order that is not true/false, or in a version 5 file,
+ * is refused. */
+static void test_first_use_order(void)
+{
+    mk_unit *u = load(MK_TEST_SOURCE_DIR "/assets/demo/knight");
+    mk_pack_options o = {0};
+    o.compress = true;
+    o.flat_normals = true;
+    void *data = NULL;
+    size_t size = 0;
+    mk_pack_stats st;
+    mk_unit *b = u ? pack_and_read(u, &o, &data, &size, &st) : NULL;
+    CHECK(st.flat_normals);
+    CHECK(data && json_has(data, size, "\"first_use_order\":true"));
+    mk_gltf *g = NULL;
+    mk_error e;
+    CHECK(data && mk_gltf_parse(data, size, NULL, "k.glb", NULL, NULL, &g, &e) == MK_OK);
+    if (u && b && g) {
+        uint32_t n = u->frames->vertex_count, *unit_of_file = malloc(n * 4);
+        CHECK(!file_vertices(g, data, size, u, unit_of_file));
+        for (uint32_t i = 1; i < n; i++)
+            CHECK(u->source_index[unit_of_file[i - 1]] <= u->source_index[unit_of_file[i]]);
+        free(unit_of_file);
+        check_same_unit(u, b, st.max_position_error, st.max_normal_error + 1e-7,
+                        0.5 / 65535 + 1.2e-7);
+    }
+    static const bad_case cases[] = {
+        {"\"first_use_order\":true", "\"first_use_order\":1", MK_ERR_PARSE,
+         "extras.morphkit.first_use_order: not true/false (version 6)"},
+        {"\"version\":6", "\"version\":5", MK_ERR_PARSE, "first_use_order"},
+    };
+    if (data)
+        check_bad_cases(data, size, cases, 2);
+    mk_gltf_destroy(g);
+    mk_unit_destroy(b);
+    mk_free(NULL, data, size);
+
+    /* numbered otherwise: its first two vertices swapped */
+    if (u) {
+        swap_vertices(u, 0, 1);
+        o.flat_normals = false;
+        b = pack_and_read(u, &o, &data, &size, &st);
+        CHECK(data && !json_has(data, size, "first_use_order"));
+        if (b)
+            check_same_unit(u, b, st.max_position_error, st.max_normal_error + 1e-7,
+                            0.5 / 65535 + 1.2e-7);
+        mk_unit_destroy(b);
+        mk_free(NULL, data, size);
+    }
+    mk_unit_destroy(u);
+}
+
 /* A unit cube turning about z (frame k by 30 k degrees, moved along x),
  * flat shaded: a vn per face, the face's axis turned by hand. shading 1:
  * frame 3's top normal tilted by 3 degrees; 2: smooth (a vn per corner,
@@ -1067,7 +1226,7 @@ static void test_flat_normals(void)
     static const bad_case cases[] = {
         {"\"flat_normals\":true", "\"flat_normals\":1", MK_ERR_PARSE,
          "extras.morphkit.flat_normals: not true/false (version 5)"},
-        {"\"version\":5", "\"version\":4", MK_ERR_PARSE, "flat_normals"},
+        {"\"version\":6", "\"version\":4", MK_ERR_PARSE, "flat_normals"},
     };
     static const bad_case kept_cases[] = {
         {"\"unit\":", "\"flat_normals\":true,\"unit\":", MK_ERR_PARSE,
@@ -1146,8 +1305,8 @@ static void test_malformed_extras(void)
         return;
     }
     static const bad_case cases[] = {
-        {"\"version\":5", "\"version\":6", MK_ERR_UNSUPPORTED, "version 6"},
-        {"\"version\":5", "\"version\":\"5\"", MK_ERR_PARSE, "extras.morphkit.version"},
+        {"\"version\":6", "\"version\":7", MK_ERR_UNSUPPORTED, "version 7"},
+        {"\"version\":6", "\"version\":\"6\"", MK_ERR_PARSE, "extras.morphkit.version"},
         {"\"morphkit\":{", "\"other\":{", MK_ERR_PARSE, "no extras.morphkit"},
         {"\"durations_us\":70000", "\"durations_us\":0", MK_ERR_PARSE, "durations_us"},
         {"\"durations_us\":70000", "\"durations_us\":7e99", MK_ERR_PARSE, "durations_us"},
@@ -1363,7 +1522,7 @@ static void test_misuse(void)
 
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
              MK_TEST(test_round_trip_generated), MK_TEST(test_reads_older_versions),
-             MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose), MK_TEST(test_map_deltas), MK_TEST(test_static_normals_no_normal_targets), MK_TEST(test_flat_normals), MK_TEST(test_sparse_index_list), MK_TEST(test_no_texcoords),
+             MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose), MK_TEST(test_map_deltas), MK_TEST(test_static_normals_no_normal_targets), MK_TEST(test_flat_normals), MK_TEST(test_first_use_order), MK_TEST(test_sparse_index_list), MK_TEST(test_no_texcoords),
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
              MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),
              MK_TEST(test_material_problems_are_warnings), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),

@@ -72,8 +72,10 @@ extern "C" {
  * refuse others (version 2: the base pose may be any frame, and the `v` /
  * `vn` maps are compact accessors named in the extras; version 3: members
  * that have their default value are left out; version 4: maps as deltas,
- * triangle corner turns; version 5: flat normals). */
-#define MK_PACK_VERSION 5
+ * triangle corner turns; version 5: flat normals; version 6: with
+ * --compress the vertices may be stored in another order, the unit's being
+ * their order of first use by the triangles). */
+#define MK_PACK_VERSION 6
 
 /* Zero-initialized: quantized (KHR_mesh_quantization) with sparse targets
  * and a position error of at most 1e-4 of the unit's size.

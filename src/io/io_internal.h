@@ -33,4 +33,22 @@ void mk_buf_json_string(mk_buf *b, const char *s);
 void mk_buf_number(mk_buf *b, double v);
 void mk_buf_free(mk_buf *b);
 
+/* ---- render-vertex numbering (unit_order.c) -------------------------------- */
+
+struct mk_frame_set;
+struct mk_unit;
+
+/* new_of_old[v] (vertex_count entries): vertex v's number in order of first
+ * use by s's triangles, the vertices no triangle uses after them in their
+ * order; s's indices must be below its vertex_count. Returns whether that
+ * numbering is s's own (how a unit folder numbers its render vertices). */
+bool mk_unit_first_use_numbers(const struct mk_frame_set *s, uint32_t *new_of_old);
+
+/* u's frames, source_index and normal_vertex (NULL without normals) with
+ * vertex v renumbered new_of_old[v] (a permutation of the vertices), made
+ * new through al; u is not changed. MK_ERR_OUT_OF_MEMORY only. */
+mk_status mk_unit_renumbered(const struct mk_unit *u, const uint32_t *new_of_old,
+                             const mk_allocator *al, struct mk_frame_set **frames,
+                             uint32_t **source_index, uint32_t **normal_vertex, mk_error *err);
+
 #endif

@@ -69,6 +69,7 @@ typedef struct mk_pack_writer {
     bool map_deltas; /* the map accessors hold x_i - i (version 4's map_deltas) */
     uint32_t index_turns; /* accessor of the triangles' corner turns, or MK_NONE */
     bool flat_normals;    /* no normals stored (version 5's flat_normals) */
+    bool first_use_order; /* the vertices are not in the unit's order (version 6) */
     bool failed; /* out of groups or memory */
 } mk_pack_writer;
 

@@ -89,6 +89,7 @@ typedef struct packed {
     bool map_deltas;        /* version 4: map entry i holds x_i - i */
     uint32_t index_turns;   /* version 4: accessor of the corners' turns, or MK_NONE */
     bool flat_normals;      /* version 5: no normals stored, computed from the positions */
+    bool first_use_order;   /* version 6: the unit's vertices are in order of first use */
     uint32_t *frame_target;
     const struct mk_gltf_json_value *x; /* extras.morphkit */
     bool transform; /* the node moves the mesh: positions are on a grid */
@@ -725,6 +726,29 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     return MK_OK;
 }
 
+/* Version 6's first_use_order: the file stores the vertices in another
+ * order than the unit's (the one that compressed best); the unit numbers
+ * them in order of first use by its triangles (unit_order.c).
+ * new_of_old: vertices entries of scratch. */
+static mk_status first_use_order(mk_pack_reader *r, mk_unit *u, uint32_t *new_of_old)
+{
+    if (mk_unit_first_use_numbers(u->frames, new_of_old))
+        return MK_OK;
+    mk_frame_set *frames;
+    uint32_t *source_index, *normal_vertex;
+    const mk_allocator *al = &u->allocator;
+    if (mk_unit_renumbered(u, new_of_old, al, &frames, &source_index, &normal_vertex, r->err) !=
+        MK_OK)
+        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    mk_free(al, u->source_index, (size_t)u->frames->vertex_count * sizeof(uint32_t));
+    mk_free(al, u->normal_vertex, (size_t)u->normal_count * sizeof(uint32_t));
+    mk_frame_set_destroy(u->frames);
+    u->frames = frames;
+    u->source_index = source_index;
+    u->normal_vertex = normal_vertex;
+    return MK_OK;
+}
+
 static bool is_accessor(const mk_gltf *g, uint32_t a, mk_gltf_type type, uint32_t count)
 {
     return a != MK_NONE && g->accessors[a].type == type && g->accessors[a].count == count;
@@ -824,6 +848,11 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
                                    !mk_gltf_json_is(flat, MK_GLTF_JSON_FALSE))))
         return mk_pack_bad(r, "flat_normals", MK_NONE, "not true/false (version 5)");
     p.flat_normals = mk_gltf_json_is(flat, MK_GLTF_JSON_TRUE);
+    const mk_gltf_json_value *fu = mk_gltf_json_get(r->doc, x, "first_use_order");
+    if (fu && (p.version < 6 || (!mk_gltf_json_is(fu, MK_GLTF_JSON_TRUE) &&
+                                 !mk_gltf_json_is(fu, MK_GLTF_JSON_FALSE))))
+        return mk_pack_bad(r, "first_use_order", MK_NONE, "not true/false (version 6)");
+    p.first_use_order = mk_gltf_json_is(fu, MK_GLTF_JSON_TRUE);
     for (uint32_t t = 0; p.flat_normals && t <= p.targets; t++)
         if ((t == p.targets ? pr->normal : pr->targets[t].normal) != MK_NONE)
             return mk_pack_bad(r, "flat_normals", MK_NONE,
@@ -853,6 +882,8 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
         s = read_frames(r, u, &p, scratch, used);
     if (s == MK_OK)
         s = read_maps(r, u, &p, (uint32_t *)scratch);
+    if (s == MK_OK && p.first_use_order)
+        s = first_use_order(r, u, used);
     if (s == MK_OK)
         s = mk_frame_set_validate(u->frames, r->err);
     mk_free(al, scratch, scratch_size * sizeof(float));

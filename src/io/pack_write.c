@@ -308,6 +308,8 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_mate
         mk_buf_printf(b, ",\"index_turns\":%u", w->index_turns);
     if (w->flat_normals)
         mk_buf_append(b, ",\"flat_normals\":true", 20);
+    if (w->first_use_order)
+        mk_buf_append(b, ",\"first_use_order\":true", 23);
     const uint32_t order[2] = {w->obj_v_order, w->obj_vn_order};
     /* map_deltas only where some map is an accessor */
     bool map_accessor = w->obj_v != MK_NONE || w->obj_vn != MK_NONE;
@@ -405,8 +407,131 @@ static bool any_failed(const mk_pack_writer *w)
 
 static mk_status pack_form(const mk_unit *unit, const mk_pack_options *options,
                            const mk_pack_materials *mats, bool flat, double flat_error,
-                           const mk_allocator *allocator, void **out_data, size_t *out_size,
-                           mk_pack_stats *stats, mk_error *err);
+                           bool first_use_order, const mk_allocator *allocator,
+                           void **out_data, size_t *out_size, mk_pack_stats *stats,
+                           mk_error *err);
+
+/* Packs one form and keeps it when it is the first or smaller than *best
+ * (which it then replaces; *best_stats with it). */
+static mk_status keep_smaller(const mk_unit *unit, const mk_pack_options *options,
+                              const mk_pack_materials *mats, bool flat, double flat_error,
+                              bool first_use_order, const mk_allocator *allocator, void **best,
+                              size_t *best_size, mk_pack_stats *best_stats, mk_error *err)
+{
+    void *data;
+    size_t size;
+    mk_pack_stats stats;
+    memset(&stats, 0, sizeof stats);
+    mk_status st = pack_form(unit, options, mats, flat, flat_error, first_use_order, allocator,
+                             &data, &size, &stats, err);
+    if (st != MK_OK)
+        return st;
+    if (*best && size >= *best_size) {
+        mk_free(allocator, data, size);
+        return MK_OK;
+    }
+    mk_free(allocator, *best, *best_size);
+    *best = data;
+    *best_size = size;
+    *best_stats = stats;
+    return MK_OK;
+}
+
+/* The vertex order that compresses best for most units: by OBJ `v`, so the
+ * vertices that share a position (the corners of a flat-shaded box, a
+ * seam) lie side by side and their equal deltas cost the meshopt codec
+ * next to nothing, while the `v` order of a modelled mesh keeps
+ * neighbours near. Vertices no triangle uses stay last, in their order,
+ * as a reader numbering them by first use puts them (unit_order.c). */
+typedef struct by_v {
+    const uint32_t *v;
+    const uint8_t *used;
+} by_v;
+
+static bool by_v_before(const by_v *k, uint32_t a, uint32_t b)
+{
+    if (k->used[a] != k->used[b])
+        return k->used[a] > k->used[b];
+    if (k->used[a] && k->v[a] != k->v[b])
+        return k->v[a] < k->v[b];
+    return a < b;
+}
+
+/* order[0..n): the vertices sorted by by_v_before (a merge sort, stable
+ * and without recursion; tmp: n entries). */
+static void sort_by_v(const by_v *k, uint32_t *order, uint32_t *tmp, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        order[i] = i;
+    for (uint32_t width = 1; width < n; width *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * width) {
+            uint32_t mid = lo + width < n ? lo + width : n;
+            uint32_t hi = mid + width < n ? mid + width : n, a = lo, b = mid, o = lo;
+            while (a < mid && b < hi)
+                tmp[o++] = by_v_before(k, order[b], order[a]) ? order[b++] : order[a++];
+            while (a < mid)
+                tmp[o++] = order[a++];
+            while (b < hi)
+                tmp[o++] = order[b++];
+        }
+        memcpy(order, tmp, (size_t)n * sizeof(uint32_t));
+    }
+}
+
+/* *out: unit with its render vertices in by_v order, for --compress
+ * (NULL when unit's own order is not the first-use order a reader can
+ * tell again, or when it is already that order). The copy shares all but
+ * its frames and maps with unit; free it with free_by_v. */
+static mk_status unit_by_v(const mk_unit *unit, const mk_allocator *al, mk_unit **out,
+                           mk_error *err)
+{
+    *out = NULL;
+    const mk_frame_set *s = unit->frames;
+    const uint32_t n = s->vertex_count;
+    size_t bytes = (size_t)n * (3 * sizeof(uint32_t) + 1);
+    uint32_t *block = mk_alloc(al, bytes);
+    if (!block)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    uint32_t *order = block, *tmp = block + n, *new_of_old = block + 2 * (size_t)n;
+    uint8_t *used = (uint8_t *)(block + 3 * (size_t)n);
+    mk_status st = MK_OK;
+    if (mk_unit_first_use_numbers(s, new_of_old)) {
+        memset(used, 0, n);
+        for (uint32_t i = 0; i < s->index_count; i++)
+            used[s->indices[i]] = 1;
+        by_v k = {unit->source_index, used};
+        sort_by_v(&k, order, tmp, n);
+        bool identity = true;
+        for (uint32_t i = 0; i < n; i++) {
+            new_of_old[order[i]] = i;
+            identity &= order[i] == i;
+        }
+        mk_unit *c = identity ? NULL : mk_alloc(al, sizeof *c);
+        if (!identity && !c)
+            st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+        if (c) {
+            *c = *unit;
+            st = mk_unit_renumbered(unit, new_of_old, al, &c->frames, &c->source_index,
+                                    &c->normal_vertex, err);
+            if (st == MK_OK)
+                *out = c;
+            else
+                mk_free(al, c, sizeof *c);
+        }
+    }
+    mk_free(al, block, bytes);
+    return st;
+}
+
+static void free_by_v(mk_unit *c, const mk_allocator *al)
+{
+    if (!c)
+        return;
+    mk_free(al, c->source_index, (size_t)c->frames->vertex_count * sizeof(uint32_t));
+    mk_free(al, c->normal_vertex, (size_t)c->normal_count * sizeof(uint32_t));
+    mk_frame_set_destroy(c->frames);
+    mk_free(al, c, sizeof *c);
+}
 
 mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
                        const mk_allocator *allocator, void **out_data, size_t *out_size,
@@ -462,27 +587,27 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     if (st == MK_OK && mk_pack_flat_fits(unit, options, allocator, &flat, &flat_error,
                                          &flat_options) != MK_OK)
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-    if (st == MK_OK)
-        st = pack_form(unit, options, mats, false, 0, allocator, out_data, out_size, stats, err);
-    if (st == MK_OK && flat) {
-        void *data;
-        size_t size;
-        mk_pack_stats fs;
-        memset(&fs, 0, sizeof fs);
-        st = pack_form(unit, &flat_options, mats, true, flat_error, allocator, &data, &size,
-                       &fs, err);
-        if (st == MK_OK && size < *out_size) {
-            mk_free(allocator, *out_data, *out_size);
-            *out_data = data;
-            *out_size = size;
-            *stats = fs;
-        } else if (st == MK_OK) {
-            mk_free(allocator, data, size);
-        } else {
-            mk_free(allocator, *out_data, *out_size);
-            *out_data = NULL;
-            *out_size = 0;
-        }
+    /* --compress: each form also with the vertices in by_v order, which
+     * the file then names (first_use_order) */
+    mk_unit *byv = NULL;
+    if (st == MK_OK && options && options->compress)
+        st = unit_by_v(unit, allocator, &byv, err);
+    void *best = NULL;
+    size_t best_size = 0;
+    for (int form = 0; st == MK_OK && form < 4; form++) {
+        bool flat_form = form >= 2, reordered = form & 1;
+        if ((flat_form && !flat) || (reordered && !byv))
+            continue;
+        st = keep_smaller(reordered ? byv : unit, flat_form ? &flat_options : options, mats,
+                          flat_form, flat_form ? flat_error : 0, reordered, allocator, &best,
+                          &best_size, stats, err);
+    }
+    free_by_v(byv, allocator);
+    if (st == MK_OK) {
+        *out_data = best;
+        *out_size = best_size;
+    } else {
+        mk_free(allocator, best, best_size);
     }
     mk_pack_materials_free(mats, allocator);
     mk_free(allocator, mats, sizeof *mats);
@@ -493,8 +618,9 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
  * unit's normals are within flat_error of what a reader computes). */
 static mk_status pack_form(const mk_unit *unit, const mk_pack_options *options,
                            const mk_pack_materials *mats, bool flat, double flat_error,
-                           const mk_allocator *allocator, void **out_data, size_t *out_size,
-                           mk_pack_stats *stats, mk_error *err)
+                           bool first_use_order, const mk_allocator *allocator,
+                           void **out_data, size_t *out_size, mk_pack_stats *stats,
+                           mk_error *err)
 {
     const mk_frame_set *s = unit->frames;
     const uint32_t frames = s->frame_count, n = s->vertex_count;
@@ -503,6 +629,7 @@ static mk_status pack_form(const mk_unit *unit, const mk_pack_options *options,
     mk_pack_writer w;
     memset(&w, 0, sizeof w);
     w.index_turns = MK_NONE;
+    w.first_use_order = first_use_order;
     w.allocator = allocator;
     w.bin.allocator = w.views.allocator = w.accessors.allocator = allocator;
     w.meshes.allocator = w.animations.allocator = w.json.allocator = allocator;

@@ -334,8 +334,11 @@ for (const mode of forms) for (const dir of units) {
   // distinct base elements numbered in order of first use, then permuted
   const x = gltf.userData.morphkit;
   checks++;
-  if (path.basename(dir) === 'grid' && !(x.map_deltas && [x.obj_v, x.obj_vn, x.obj_v_order, x.obj_vn_order].some(Number.isInteger)))
-    fail(`${path.basename(glb)}: the grid's maps are not stored as deltas (map_deltas)`);
+  // (compressed, its vertices are stored in `v` order, first_use_order, and
+  // need no maps at all)
+  if (path.basename(dir) === 'grid' && !(x.map_deltas && [x.obj_v, x.obj_vn, x.obj_v_order, x.obj_vn_order].some(Number.isInteger)) &&
+      !(x.first_use_order && x.obj_v === undefined && x.obj_v_order === undefined))
+    fail(`${path.basename(glb)}: the grid's maps are neither deltas (map_deltas) nor left out (first_use_order)`);
   // with map_deltas (version 4) a map's entry i holds (x_i - i) modulo its type's range
   const range = (a) => (a.array instanceof Uint8Array ? 256 : a.array instanceof Uint16Array ? 65536 : 4294967296);
   const accessor = async (i) => {
