@@ -33,11 +33,12 @@ const units = [path.join(src, 'assets/demo/knight'), path.join(src, 'assets/demo
 
 const folderBytes = (dir) => fs.readdirSync(dir).filter((f) => f.endsWith('.obj'))
   .reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
-// pack's summary line: ... bytes-after ratio bits max-error of-size
+// pack's summary line: ... bytes-after ratio bits max-error of-size normals
 function pack(dir, out, args) {
   const line = execFileSync(tool, ['pack', dir, '-o', out, ...args], { encoding: 'utf8' })
     .trim().split('\n').pop().trim().split(/\s+/);
-  return { bytes: fs.statSync(out).size, bits: line.at(-3), error: Number(line.at(-2)), rel: Number(line.at(-1)) };
+  return { bytes: fs.statSync(out).size, bits: line.at(-4), error: Number(line.at(-3)), rel: Number(line.at(-2)),
+    flat: line.at(-1) === 'flat' };
 }
 function runGltfpack(input, out, args, size) {
   execFileSync('node', [gltfpack, '-i', input, '-o', out, ...args], { stdio: 'pipe' });
@@ -57,8 +58,14 @@ for (const dir of units) {
   const d = pack(dir, path.join(tmp, name + '.glb'), []);
   const c = pack(dir, path.join(tmp, name + '_c.glb'), ['--compress']);
   const size = d.error / d.rel;
+  // --flat-normals: kept only for a flat-shaded unit (and when smaller)
+  const f = pack(dir, path.join(tmp, name + '_f.glb'), ['--flat-normals']);
+  const fc = pack(dir, path.join(tmp, name + '_fc.glb'), ['--flat-normals', '--compress']);
+  const flat = f.flat || fc.flat
+    ? `${f.bytes} (${pct(f.bytes, folder)}) | ${fc.bytes} (${pct(fc.bytes, folder)}) | ${e1(fc.rel)} (${fc.bits} bits)`
+    : '(smooth: as pack) | | ';
   rows.push(`| ${name} | ${folder} | ${d.bytes} (${pct(d.bytes, folder)}) | ${c.bytes} (${pct(c.bytes, folder)}) | ` +
-    `${e1(d.rel)} (${d.bits} bits) |`);
+    `${e1(d.rel)} (${d.bits} bits) | ${flat} |`);
   // gltfpack's default (14 bits) and -vp N with pack's bits; pack gets the
   // same content (--no-texcoords) and gltfpack's error as its --max-error
   for (const [label, args] of [['default', []], [`-vp ${d.bits}`, ['-vp', d.bits]]]) {
@@ -72,8 +79,8 @@ for (const dir of units) {
       `${gc.bytes} | ${nc.bytes} | ${ratio(nc.bytes, gc.bytes)} |`);
   }
 }
-console.log('| unit | OBJ folder | pack | pack --compress | error (grid) |');
-console.log('|---|---:|---:|---:|---:|');
+console.log('| unit | OBJ folder | pack | pack --compress | error (grid) | --flat-normals | --flat-normals --compress | error (grid) |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 rows.forEach((r) => console.log(r));
 console.log('');
 console.log('| unit | gltfpack | its error | gltfpack | pack --no-texcoords --max-error (its error) | pack / gltfpack | gltfpack -cc | pack ... --compress | pack / gltfpack |');
