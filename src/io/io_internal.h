@@ -44,11 +44,21 @@ struct mk_unit;
  * numbering is s's own (how a unit folder numbers its render vertices). */
 bool mk_unit_first_use_numbers(const struct mk_frame_set *s, uint32_t *new_of_old);
 
-/* u's frames, source_index and normal_vertex (NULL without normals) with
- * vertex v renumbered new_of_old[v] (a permutation of the vertices), made
- * new through al; u is not changed. MK_ERR_OUT_OF_MEMORY only. */
-mk_status mk_unit_renumbered(const struct mk_unit *u, const uint32_t *new_of_old,
-                             const mk_allocator *al, struct mk_frame_set **frames,
-                             uint32_t **source_index, uint32_t **normal_vertex, mk_error *err);
+/* dst[new_of_old[v]] = src[v] for the n elements of `width` floats. */
+void mk_scatter_floats(float *restrict dst, const float *restrict src, const uint32_t *new_of_old,
+                       uint32_t n, uint32_t width);
+/* The same in place, through scratch (n * width floats). */
+void mk_renumber_floats(float *a, float *scratch, const uint32_t *new_of_old, uint32_t n,
+                        uint32_t width);
+/* u's source_index and normal_vertex renumbered (scratch: vertex_count
+ * entries). */
+void mk_renumber_maps(struct mk_unit *u, const uint32_t *new_of_old, uint32_t *scratch);
+
+/* Renumbers u's render vertices in place: vertex v becomes new_of_old[v]
+ * (a permutation of the vertices) in its frames, texture coordinates,
+ * indices, source_index and normal_vertex. Scratch comes from al: only
+ * MK_ERR_OUT_OF_MEMORY, which leaves u as it was. */
+mk_status mk_unit_renumber(struct mk_unit *u, const uint32_t *new_of_old, const mk_allocator *al,
+                           mk_error *err);
 
 #endif

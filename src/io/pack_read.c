@@ -90,6 +90,8 @@ typedef struct packed {
     uint32_t index_turns;   /* version 4: accessor of the corners' turns, or MK_NONE */
     bool flat_normals;      /* version 5: no normals stored, computed from the positions */
     bool first_use_order;   /* version 6: the unit's vertices are in order of first use */
+    uint32_t *new_of_old;   /* then: each file vertex's number in the unit, or NULL when
+                               the file's order is the unit's */
     uint32_t *frame_target;
     const struct mk_gltf_json_value *x; /* extras.morphkit */
     bool transform; /* the node moves the mesh: positions are on a grid */
@@ -629,7 +631,9 @@ MK_AVX2_CLONE static void place_on_grid(float *restrict o, const float *restrict
 }
 
 /* Frame f = base + delta of its target; zero normals where no face reaches.
- * delta: 4 x vertices floats of scratch.
+ * delta: 4 x vertices floats of scratch, 7 x with first_use_order (version
+ * 6: what is read is renumbered as it is read, before the frames are built
+ * from it, so the frames need no pass of their own).
  * Quantized positions are integers until the node's translation and scale
  * place them (pack.h); quantized normals are normalized after the sum. */
 static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *delta, uint32_t *used)
@@ -655,6 +659,19 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
         return st;
     if ((st = read_indices(r, p, &u->allocator, s->indices, s->index_count)) != MK_OK)
         return st;
+    float *file_order = delta + 4 * (size_t)p->vertices;
+    if (p->first_use_order && !mk_unit_first_use_numbers(s, p->new_of_old)) {
+        const uint32_t *renum = p->new_of_old;
+        mk_renumber_floats(base, file_order, renum, p->vertices, 3);
+        if (nbase)
+            mk_renumber_floats(nbase, file_order, renum, p->vertices, 3);
+        if (s->texcoords)
+            mk_renumber_floats(s->texcoords, file_order, renum, p->vertices, 2);
+        for (uint32_t i = 0; i < s->index_count; i++)
+            s->indices[i] = renum[s->indices[i]];
+    } else {
+        p->new_of_old = NULL;
+    }
     for (size_t i = 1; s->texcoords && i < 2 * (size_t)p->vertices; i += 2)
         s->texcoords[i] = 1.0f - s->texcoords[i]; /* glTF's v runs down, OBJ's up */
     memset(used, 0, (size_t)p->vertices * sizeof(uint32_t));
@@ -675,6 +692,10 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
             uint32_t acc = attr ? tg->normal : tg->position;
             if (acc == MK_NONE) {
                 memset(delta, 0, n3 * sizeof(float));
+            } else if (p->new_of_old) {
+                if ((st = read_attr(r, g, acc, file_order, n3)) != MK_OK)
+                    return st;
+                mk_scatter_floats(delta, file_order, p->new_of_old, p->vertices, 3);
             } else if ((st = read_attr(r, g, acc, delta, n3)) != MK_OK) {
                 return st;
             }
@@ -723,29 +744,6 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
             mk_pack_flat_normals(mk_frame_set_positions(s, f), s->indices, s->index_count,
                                  p->vertices, mk_frame_set_normals_to_fill(s, f), delta);
     }
-    return MK_OK;
-}
-
-/* Version 6's first_use_order: the file stores the vertices in another
- * order than the unit's (the one that compressed best); the unit numbers
- * them in order of first use by its triangles (unit_order.c).
- * new_of_old: vertices entries of scratch. */
-static mk_status first_use_order(mk_pack_reader *r, mk_unit *u, uint32_t *new_of_old)
-{
-    if (mk_unit_first_use_numbers(u->frames, new_of_old))
-        return MK_OK;
-    mk_frame_set *frames;
-    uint32_t *source_index, *normal_vertex;
-    const mk_allocator *al = &u->allocator;
-    if (mk_unit_renumbered(u, new_of_old, al, &frames, &source_index, &normal_vertex, r->err) !=
-        MK_OK)
-        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
-    mk_free(al, u->source_index, (size_t)u->frames->vertex_count * sizeof(uint32_t));
-    mk_free(al, u->normal_vertex, (size_t)u->normal_count * sizeof(uint32_t));
-    mk_frame_set_destroy(u->frames);
-    u->frames = frames;
-    u->source_index = source_index;
-    u->normal_vertex = normal_vertex;
     return MK_OK;
 }
 
@@ -871,23 +869,29 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
                                 pr->texcoord0 != MK_NONE};
         s = mk_frame_set_create(&fd, al, &u->frames, r->err);
     }
-    size_t scratch_size = 4 * (size_t)p.vertices; /* read_frames: deltas, then lengths */
+    /* read_frames: deltas, then lengths (and what is read in the file's order) */
+    size_t scratch_size = (p.first_use_order ? 7 : 4) * (size_t)p.vertices;
     if (scratch_size < u->position_count)
         scratch_size = u->position_count;
     float *scratch = s == MK_OK ? mk_alloc(al, scratch_size * sizeof(float)) : NULL;
     uint32_t *used = s == MK_OK ? mk_alloc(al, (size_t)p.vertices * sizeof(uint32_t)) : NULL;
-    if (s == MK_OK && (!scratch || !used))
+    uint32_t *new_of_old = s == MK_OK && p.first_use_order
+                               ? mk_alloc(al, (size_t)p.vertices * sizeof(uint32_t))
+                               : NULL;
+    p.new_of_old = new_of_old;
+    if (s == MK_OK && (!scratch || !used || (p.first_use_order && !new_of_old)))
         s = mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
     if (s == MK_OK)
         s = read_frames(r, u, &p, scratch, used);
     if (s == MK_OK)
         s = read_maps(r, u, &p, (uint32_t *)scratch);
-    if (s == MK_OK && p.first_use_order)
-        s = first_use_order(r, u, used);
+    if (s == MK_OK && p.new_of_old) /* the maps were read in the file's order */
+        mk_renumber_maps(u, p.new_of_old, used);
     if (s == MK_OK)
         s = mk_frame_set_validate(u->frames, r->err);
     mk_free(al, scratch, scratch_size * sizeof(float));
     mk_free(al, used, (size_t)p.vertices * sizeof(uint32_t));
+    mk_free(al, new_of_old, (size_t)p.vertices * sizeof(uint32_t));
     mk_free(al, p.frame_target, (size_t)p.frames * sizeof(uint32_t));
     return s;
 }

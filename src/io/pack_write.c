@@ -478,6 +478,37 @@ static void sort_by_v(const by_v *k, uint32_t *order, uint32_t *tmp, uint32_t n)
     }
 }
 
+static void free_by_v(mk_unit *c, uint32_t vertices, const mk_allocator *al);
+
+/* c (a copy of unit's struct) gets its own frames and maps, unit's copied. */
+static mk_status copy_maps_and_frames(const mk_unit *unit, const mk_allocator *al, mk_unit *c,
+                                      mk_error *err)
+{
+    const mk_frame_set *s = unit->frames;
+    const uint32_t n = s->vertex_count;
+    c->frames = NULL;
+    c->source_index = mk_alloc(al, (size_t)n * sizeof(uint32_t));
+    c->normal_vertex = unit->normal_count
+                           ? mk_alloc(al, (size_t)unit->normal_count * sizeof(uint32_t))
+                           : NULL;
+    mk_frame_set_desc d = {s->frame_count, n, s->index_count, s->normals != NULL,
+                           s->texcoords != NULL};
+    if (!c->source_index || (unit->normal_count && !c->normal_vertex) ||
+        mk_frame_set_create(&d, al, &c->frames, err) != MK_OK)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    size_t floats = (size_t)s->frame_count * n * 3;
+    memcpy(c->frames->positions, s->positions, floats * sizeof(float));
+    if (s->normals)
+        memcpy(c->frames->normals, s->normals, floats * sizeof(float));
+    if (s->texcoords)
+        memcpy(c->frames->texcoords, s->texcoords, (size_t)n * 2 * sizeof(float));
+    memcpy(c->frames->indices, s->indices, (size_t)s->index_count * sizeof(uint32_t));
+    memcpy(c->source_index, unit->source_index, (size_t)n * sizeof(uint32_t));
+    if (unit->normal_count)
+        memcpy(c->normal_vertex, unit->normal_vertex, (size_t)unit->normal_count * sizeof(uint32_t));
+    return MK_OK;
+}
+
 /* *out: unit with its render vertices in by_v order, for --compress
  * (NULL when unit's own order is not the first-use order a reader can
  * tell again, or when it is already that order). The copy shares all but
@@ -511,25 +542,24 @@ static mk_status unit_by_v(const mk_unit *unit, const mk_allocator *al, mk_unit 
             st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         if (c) {
             *c = *unit;
-            st = mk_unit_renumbered(unit, new_of_old, al, &c->frames, &c->source_index,
-                                    &c->normal_vertex, err);
-            if (st == MK_OK)
+            if ((st = copy_maps_and_frames(unit, al, c, err)) == MK_OK &&
+                (st = mk_unit_renumber(c, new_of_old, al, err)) == MK_OK)
                 *out = c;
             else
-                mk_free(al, c, sizeof *c);
+                free_by_v(c, n, al);
         }
     }
     mk_free(al, block, bytes);
     return st;
 }
 
-static void free_by_v(mk_unit *c, const mk_allocator *al)
+static void free_by_v(mk_unit *c, uint32_t vertices, const mk_allocator *al)
 {
     if (!c)
         return;
-    mk_free(al, c->source_index, (size_t)c->frames->vertex_count * sizeof(uint32_t));
+    mk_free(al, c->source_index, (size_t)vertices * sizeof(uint32_t));
     mk_free(al, c->normal_vertex, (size_t)c->normal_count * sizeof(uint32_t));
-    mk_frame_set_destroy(c->frames);
+    mk_frame_set_destroy(c->frames); /* NULL when its creation failed */
     mk_free(al, c, sizeof *c);
 }
 
@@ -602,7 +632,7 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
                           flat_form, flat_form ? flat_error : 0, reordered, allocator, &best,
                           &best_size, stats, err);
     }
-    free_by_v(byv, allocator);
+    free_by_v(byv, unit->frames->vertex_count, allocator);
     if (st == MK_OK) {
         *out_data = best;
         *out_size = best_size;

@@ -28,49 +28,54 @@ bool mk_unit_first_use_numbers(const mk_frame_set *s, uint32_t *new_of_old)
     return identity;
 }
 
-mk_status mk_unit_renumbered(const mk_unit *u, const uint32_t *new_of_old,
-                             const mk_allocator *al, mk_frame_set **frames,
-                             uint32_t **source_index, uint32_t **normal_vertex, mk_error *err)
+void mk_scatter_floats(float *restrict dst, const float *restrict src, const uint32_t *new_of_old,
+                       uint32_t n, uint32_t width)
 {
-    const mk_frame_set *s = u->frames;
-    const uint32_t n = s->vertex_count;
-    *frames = NULL;
-    *source_index = NULL;
-    *normal_vertex = NULL;
-    mk_frame_set_desc d = {s->frame_count, n, s->index_count, s->normals != NULL,
-                           s->texcoords != NULL};
-    mk_frame_set *t;
-    mk_status st = mk_frame_set_create(&d, al, &t, err);
-    if (st != MK_OK)
-        return st;
-    uint32_t *src = mk_alloc(al, (size_t)n * sizeof(uint32_t));
-    uint32_t *nv = u->normal_count ? mk_alloc(al, (size_t)u->normal_count * sizeof(uint32_t))
-                                   : NULL;
-    if (!src || (u->normal_count && !nv)) {
-        mk_free(al, src, (size_t)n * sizeof(uint32_t));
-        mk_free(al, nv, (size_t)u->normal_count * sizeof(uint32_t));
-        mk_frame_set_destroy(t);
-        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    for (uint32_t v = 0; v < n; v++) {
+        const float *from = src + (size_t)v * width;
+        float *to = dst + (size_t)new_of_old[v] * width;
+        for (uint32_t c = 0; c < width; c++)
+            to[c] = from[c];
     }
-    for (uint32_t f = 0; f < s->frame_count; f++) {
-        const float *p = mk_frame_set_positions(s, f), *q = mk_frame_set_normals(s, f);
-        float *tp = mk_frame_set_positions_to_fill(t, f), *tq = mk_frame_set_normals_to_fill(t, f);
-        for (uint32_t v = 0; v < n; v++)
-            memcpy(tp + 3 * (size_t)new_of_old[v], p + 3 * (size_t)v, 3 * sizeof(float));
-        for (uint32_t v = 0; q && v < n; v++)
-            memcpy(tq + 3 * (size_t)new_of_old[v], q + 3 * (size_t)v, 3 * sizeof(float));
-    }
-    for (uint32_t v = 0; s->texcoords && v < n; v++)
-        memcpy(t->texcoords + 2 * (size_t)new_of_old[v], s->texcoords + 2 * (size_t)v,
-               2 * sizeof(float));
-    for (uint32_t i = 0; i < s->index_count; i++)
-        t->indices[i] = new_of_old[s->indices[i]];
+}
+
+void mk_renumber_floats(float *a, float *scratch, const uint32_t *new_of_old, uint32_t n,
+                        uint32_t width)
+{
+    memcpy(scratch, a, (size_t)n * width * sizeof(float));
+    mk_scatter_floats(a, scratch, new_of_old, n, width);
+}
+
+void mk_renumber_maps(mk_unit *u, const uint32_t *new_of_old, uint32_t *scratch)
+{
+    const uint32_t n = u->frames->vertex_count;
+    memcpy(scratch, u->source_index, (size_t)n * sizeof(uint32_t));
     for (uint32_t v = 0; v < n; v++)
-        src[new_of_old[v]] = u->source_index[v];
+        u->source_index[new_of_old[v]] = scratch[v];
     for (uint32_t j = 0; j < u->normal_count; j++)
-        nv[j] = u->normal_vertex[j] == MK_NONE ? MK_NONE : new_of_old[u->normal_vertex[j]];
-    *frames = t;
-    *source_index = src;
-    *normal_vertex = nv;
+        if (u->normal_vertex[j] != MK_NONE)
+            u->normal_vertex[j] = new_of_old[u->normal_vertex[j]];
+}
+
+mk_status mk_unit_renumber(mk_unit *u, const uint32_t *new_of_old, const mk_allocator *al,
+                           mk_error *err)
+{
+    mk_frame_set *s = u->frames;
+    const uint32_t n = s->vertex_count;
+    size_t bytes = (size_t)n * 3 * sizeof(float);
+    float *scratch = mk_alloc(al, bytes);
+    if (!scratch)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    for (uint32_t f = 0; f < s->frame_count; f++) {
+        mk_renumber_floats(mk_frame_set_positions_to_fill(s, f), scratch, new_of_old, n, 3);
+        if (s->normals)
+            mk_renumber_floats(mk_frame_set_normals_to_fill(s, f), scratch, new_of_old, n, 3);
+    }
+    if (s->texcoords)
+        mk_renumber_floats(s->texcoords, scratch, new_of_old, n, 2);
+    for (uint32_t i = 0; i < s->index_count; i++)
+        s->indices[i] = new_of_old[s->indices[i]];
+    mk_renumber_maps(u, new_of_old, (uint32_t *)scratch);
+    mk_free(al, scratch, bytes);
     return MK_OK;
 }
