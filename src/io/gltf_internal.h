@@ -157,10 +157,11 @@ typedef struct mk_gltf_ctx {
     mk_error *err;
 } mk_gltf_ctx;
 
-/* mk_gltf_parse that also hands over its parsed JSON (on success only; its
- * text lies in the model's storage: valid until mk_gltf_destroy; free it
- * with mk_gltf_json_free and the same allocator), so a caller reading
- * more of the document (extras) does not parse it twice. */
+/* mk_gltf_parse that also hands over its parsed JSON (on success only;
+ * free it with mk_gltf_json_free and the same allocator), so a caller
+ * reading more of the document (extras) does not parse it twice. The model
+ * and the JSON use data in place, without a copy: data must stay valid
+ * until both are freed. */
 mk_status mk_gltf_parse_keep_json(const void *data, size_t size, const char *base_dir,
                                   const char *name, const mk_gltf_options *options,
                                   const mk_allocator *allocator, mk_gltf **out,

@@ -279,10 +279,11 @@ mk_status mk_gltf_load(const char *path, const mk_gltf_options *options,
     return finish(&c, s, out);
 }
 
+/* borrow: data outlives the model, which may use it in place. */
 static mk_status parse_memory(const void *data, size_t size, const char *base_dir,
                               const char *name, const mk_gltf_options *options,
                               const mk_allocator *allocator, mk_gltf **out, mk_gltf_json *keep_json,
-                              mk_error *err)
+                              bool borrow, mk_error *err)
 {
     if (!out || (!data && size))
         return mk_error_set(err, MK_ERR_INVALID_ARGUMENT, name, 0,
@@ -298,6 +299,8 @@ static mk_status parse_memory(const void *data, size_t size, const char *base_di
                       mk_gltf_fail(&c, MK_ERR_LIMIT, NULL, "%zu bytes is above the limit %zu", size,
                                    c.max_buffer),
                       out);
+    if (borrow)
+        return finish(&c, parse_owned(&c, (const uint8_t *)data, size), out);
     /* One copy, so that buffers can point into storage the model owns. */
     uint8_t *copy = (uint8_t *)mk_gltf_arena_alloc_uninit(c.st, size);
     if (!copy)
@@ -311,7 +314,7 @@ mk_status mk_gltf_parse(const void *data, size_t size, const char *base_dir, con
                         const mk_gltf_options *options, const mk_allocator *allocator,
                         mk_gltf **out, mk_error *err)
 {
-    return parse_memory(data, size, base_dir, name, options, allocator, out, NULL, err);
+    return parse_memory(data, size, base_dir, name, options, allocator, out, NULL, false, err);
 }
 
 mk_status mk_gltf_parse_keep_json(const void *data, size_t size, const char *base_dir,
@@ -319,7 +322,7 @@ mk_status mk_gltf_parse_keep_json(const void *data, size_t size, const char *bas
                                   const mk_allocator *allocator, mk_gltf **out,
                                   mk_gltf_json *json, mk_error *err)
 {
-    return parse_memory(data, size, base_dir, name, options, allocator, out, json, err);
+    return parse_memory(data, size, base_dir, name, options, allocator, out, json, true, err);
 }
 
 void mk_gltf_destroy(mk_gltf *gltf)
