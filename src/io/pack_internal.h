@@ -12,7 +12,7 @@
 #include "morphkit/clip.h"
 #include "morphkit/pack.h"
 
-/* ---- maps told by the data (pack_order.c) ------------------------------- */
+/* ---- maps told by the data, the vertices in `v` order (pack_order.c) ----- */
 
 #define MK_PACK_ORDER_IDENTITY 0xFFFFFFFEu /* a map told by the base pose, in order */
 
@@ -22,6 +22,16 @@
  * vertex of class c. MK_ERR_OUT_OF_MEMORY is the only failure. */
 mk_status mk_pack_first_uses(const uint32_t *elements, uint32_t n, const mk_allocator *al,
                              uint32_t *class_of, uint32_t *first, uint32_t *class_count);
+
+/* With --compress a pack is also tried with the vertices sorted by their
+ * OBJ `v` (the file then says first_use_order): *out is unit with its
+ * render vertices in that order, or NULL when unit's own order is not the
+ * first-use order a reader can tell again, or already is the `v` order.
+ * The copy shares all but its frames and maps with unit; free it with
+ * mk_pack_free_by_v (vertices: the unit's vertex count). */
+mk_status mk_pack_unit_by_v(const mk_unit *unit, const mk_allocator *al, mk_unit **out,
+                            mk_error *err);
+void mk_pack_free_by_v(mk_unit *c, uint32_t vertices, const mk_allocator *al);
 
 /* ---- the document being written (pack_write.c, pack_mesh.c) ------------ */
 

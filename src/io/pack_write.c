@@ -437,132 +437,6 @@ static mk_status keep_smaller(const mk_unit *unit, const mk_pack_options *option
     return MK_OK;
 }
 
-/* The vertex order that compresses best for most units: by OBJ `v`, so the
- * vertices that share a position (the corners of a flat-shaded box, a
- * seam) lie side by side and their equal deltas cost the meshopt codec
- * next to nothing, while the `v` order of a modelled mesh keeps
- * neighbours near. Vertices no triangle uses stay last, in their order,
- * as a reader numbering them by first use puts them (unit_order.c). */
-typedef struct by_v {
-    const uint32_t *v;
-    const uint8_t *used;
-} by_v;
-
-static bool by_v_before(const by_v *k, uint32_t a, uint32_t b)
-{
-    if (k->used[a] != k->used[b])
-        return k->used[a] > k->used[b];
-    if (k->used[a] && k->v[a] != k->v[b])
-        return k->v[a] < k->v[b];
-    return a < b;
-}
-
-/* order[0..n): the vertices sorted by by_v_before (a merge sort, stable
- * and without recursion; tmp: n entries). */
-static void sort_by_v(const by_v *k, uint32_t *order, uint32_t *tmp, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        order[i] = i;
-    for (uint32_t width = 1; width < n; width *= 2) {
-        for (uint32_t lo = 0; lo < n; lo += 2 * width) {
-            uint32_t mid = lo + width < n ? lo + width : n;
-            uint32_t hi = mid + width < n ? mid + width : n, a = lo, b = mid, o = lo;
-            while (a < mid && b < hi)
-                tmp[o++] = by_v_before(k, order[b], order[a]) ? order[b++] : order[a++];
-            while (a < mid)
-                tmp[o++] = order[a++];
-            while (b < hi)
-                tmp[o++] = order[b++];
-        }
-        memcpy(order, tmp, (size_t)n * sizeof(uint32_t));
-    }
-}
-
-static void free_by_v(mk_unit *c, uint32_t vertices, const mk_allocator *al);
-
-/* c (a copy of unit's struct) gets its own frames and maps, unit's copied. */
-static mk_status copy_maps_and_frames(const mk_unit *unit, const mk_allocator *al, mk_unit *c,
-                                      mk_error *err)
-{
-    const mk_frame_set *s = unit->frames;
-    const uint32_t n = s->vertex_count;
-    c->frames = NULL;
-    c->source_index = mk_alloc(al, (size_t)n * sizeof(uint32_t));
-    c->normal_vertex = unit->normal_count
-                           ? mk_alloc(al, (size_t)unit->normal_count * sizeof(uint32_t))
-                           : NULL;
-    mk_frame_set_desc d = {s->frame_count, n, s->index_count, s->normals != NULL,
-                           s->texcoords != NULL};
-    if (!c->source_index || (unit->normal_count && !c->normal_vertex) ||
-        mk_frame_set_create(&d, al, &c->frames, err) != MK_OK)
-        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-    size_t floats = (size_t)s->frame_count * n * 3;
-    memcpy(c->frames->positions, s->positions, floats * sizeof(float));
-    if (s->normals)
-        memcpy(c->frames->normals, s->normals, floats * sizeof(float));
-    if (s->texcoords)
-        memcpy(c->frames->texcoords, s->texcoords, (size_t)n * 2 * sizeof(float));
-    memcpy(c->frames->indices, s->indices, (size_t)s->index_count * sizeof(uint32_t));
-    memcpy(c->source_index, unit->source_index, (size_t)n * sizeof(uint32_t));
-    if (unit->normal_count)
-        memcpy(c->normal_vertex, unit->normal_vertex, (size_t)unit->normal_count * sizeof(uint32_t));
-    return MK_OK;
-}
-
-/* *out: unit with its render vertices in by_v order, for --compress
- * (NULL when unit's own order is not the first-use order a reader can
- * tell again, or when it is already that order). The copy shares all but
- * its frames and maps with unit; free it with free_by_v. */
-static mk_status unit_by_v(const mk_unit *unit, const mk_allocator *al, mk_unit **out,
-                           mk_error *err)
-{
-    *out = NULL;
-    const mk_frame_set *s = unit->frames;
-    const uint32_t n = s->vertex_count;
-    size_t bytes = (size_t)n * (3 * sizeof(uint32_t) + 1);
-    uint32_t *block = mk_alloc(al, bytes);
-    if (!block)
-        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-    uint32_t *order = block, *tmp = block + n, *new_of_old = block + 2 * (size_t)n;
-    uint8_t *used = (uint8_t *)(block + 3 * (size_t)n);
-    mk_status st = MK_OK;
-    if (mk_unit_first_use_numbers(s, new_of_old)) {
-        memset(used, 0, n);
-        for (uint32_t i = 0; i < s->index_count; i++)
-            used[s->indices[i]] = 1;
-        by_v k = {unit->source_index, used};
-        sort_by_v(&k, order, tmp, n);
-        bool identity = true;
-        for (uint32_t i = 0; i < n; i++) {
-            new_of_old[order[i]] = i;
-            identity &= order[i] == i;
-        }
-        mk_unit *c = identity ? NULL : mk_alloc(al, sizeof *c);
-        if (!identity && !c)
-            st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-        if (c) {
-            *c = *unit;
-            if ((st = copy_maps_and_frames(unit, al, c, err)) == MK_OK &&
-                (st = mk_unit_renumber(c, new_of_old, al, err)) == MK_OK)
-                *out = c;
-            else
-                free_by_v(c, n, al);
-        }
-    }
-    mk_free(al, block, bytes);
-    return st;
-}
-
-static void free_by_v(mk_unit *c, uint32_t vertices, const mk_allocator *al)
-{
-    if (!c)
-        return;
-    mk_free(al, c->source_index, (size_t)vertices * sizeof(uint32_t));
-    mk_free(al, c->normal_vertex, (size_t)c->normal_count * sizeof(uint32_t));
-    mk_frame_set_destroy(c->frames); /* NULL when its creation failed */
-    mk_free(al, c, sizeof *c);
-}
-
 mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
                        const mk_allocator *allocator, void **out_data, size_t *out_size,
                        mk_pack_stats *stats, mk_report *report, mk_error *err)
@@ -621,7 +495,7 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
      * the file then names (first_use_order) */
     mk_unit *byv = NULL;
     if (st == MK_OK && options && options->compress)
-        st = unit_by_v(unit, allocator, &byv, err);
+        st = mk_pack_unit_by_v(unit, allocator, &byv, err);
     void *best = NULL;
     size_t best_size = 0;
     for (int form = 0; st == MK_OK && form < 4; form++) {
@@ -632,7 +506,7 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
                           flat_form, flat_form ? flat_error : 0, reordered, allocator, &best,
                           &best_size, stats, err);
     }
-    free_by_v(byv, unit->frames->vertex_count, allocator);
+    mk_pack_free_by_v(byv, unit->frames->vertex_count, allocator);
     if (st == MK_OK) {
         *out_data = best;
         *out_size = best_size;
