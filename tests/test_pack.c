@@ -1051,7 +1051,8 @@ static void swap_vertices(mk_unit *u, uint32_t a, uint32_t b)
  * (first_use_order); the reader numbers them again in order of first use
  * by the triangles, as the folder does: the knight's flat-shaded boxes
  * (three vertices a corner) read back as the same unit, and the file's
- * vertices are in `v` order. A unit numbered otherwise than by first use
+ * vertices are in `v` order; so does a grid of two materials whose
+ * triangles interleave. A unit numbered otherwise than by first use
  * (no folder makes one) keeps its order in the file and reads back as it
  * was. A first_use_order that is not true/false, or in a version 5 file,
  * is refused. */
@@ -1089,6 +1090,41 @@ static void test_first_use_order(void)
     mk_gltf_destroy(g);
     mk_unit_destroy(b);
     mk_free(NULL, data, size);
+
+    /* with materials: a grid whose faces go column by column, each column
+       another material (two primitives, their triangles interleaved by
+       material_runs); the `v` order needs no maps and is kept */
+    enum { N = 12 };
+    const char *d = mk_fx_dir("pack_first_use_mat");
+    mk_fx_write(d, "grid.mtl", "newmtl a\nKd 1 0 0\nnewmtl b\nKd 0 0 1\n");
+    for (int k = 1; k <= 3; k++) {
+        char file[32], *text = malloc(64 * N * N * 2 + 64), *t = text;
+        snprintf(file, sizeof file, "Wave_%d.obj", k);
+        t += sprintf(t, "mtllib grid.mtl\n");
+        for (int r = 0; r < N; r++)
+            for (int c = 0; c < N; c++)
+                t += sprintf(t, "v %d %d %.4f\n", c, r, 0.1 * k * sin(c + r));
+        for (int c = 0; c + 1 < N; c++) {
+            t += sprintf(t, "usemtl %s\n", c % 2 ? "b" : "a");
+            for (int r = 0; r + 1 < N; r++) {
+                int v = r * N + c + 1;
+                t += sprintf(t, "f %d %d %d %d\n", v, v + 1, v + N + 1, v + N);
+            }
+        }
+        mk_fx_write(d, file, text);
+        free(text);
+    }
+    mk_unit *m = load(d);
+    o.flat_normals = false;
+    b = m ? pack_and_read(m, &o, &data, &size, &st) : NULL;
+    CHECK(data && json_has(data, size, "\"first_use_order\":true") &&
+          json_has(data, size, "\"material_runs\":[[0,22],[1,22],[0,22]") &&
+          !json_has(data, size, "\"obj_v\""));
+    if (m && b)
+        check_same_unit(m, b, st.max_position_error, 0, 0);
+    mk_unit_destroy(b);
+    mk_free(NULL, data, size);
+    mk_unit_destroy(m);
 
     /* numbered otherwise: its first two vertices swapped */
     if (u) {
