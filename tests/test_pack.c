@@ -2,7 +2,8 @@
  * units and on a generated unit with every animation.cfg feature; the
  * glTF animations evaluated by the glTF track sampler (an independent
  * evaluation of the keys) against the player; malformed extras; every
- * prefix of a packed file; failing allocators. */
+ * prefix of a packed file; failing allocators (both also with --compress and
+ * its `v` order). */
 #include <math.h>
 #include <stdint.h>
 
@@ -520,10 +521,13 @@ static void test_maps_told_by_base_pose(void)
  * entries of those rows, in the uncompressed form; dense (mostly zeros)
  * under --compress. Both read back with the unit's own maps. A permutation
  * far from the identity (the knight) keeps its maps as they are. */
-static void test_map_deltas(void)
+/* A 12 x 12 grid (normals too) in three waves, named `name`: its faces
+ * use the `v`s row by row, so its first-use order differs from the `v`
+ * order in every row's first vertices. */
+static const char *make_grid_unit(const char *name)
 {
     enum { N = 12 };
-    const char *d = mk_fx_dir("pack_grid_maps");
+    const char *d = mk_fx_dir(name);
     for (int k = 1; k <= 3; k++) {
         char file[32], *text = malloc(64 * N * N * 3 + 64), *t = text;
         snprintf(file, sizeof file, "Wave_%d.obj", k);
@@ -541,6 +545,12 @@ static void test_map_deltas(void)
         mk_fx_write(d, file, text);
         free(text);
     }
+    return d;
+}
+
+static void test_map_deltas(void)
+{
+    const char *d = make_grid_unit("pack_grid_maps");
     const char *units[] = {d, MK_TEST_SOURCE_DIR "/assets/demo/knight"};
     for (int i = 0; i < 2; i++)
         for (int compress = 0; compress < 2; compress++) {
@@ -1409,25 +1419,37 @@ static void test_malformed_extras(void)
     mk_unit_destroy(u);
 }
 
+/* The default form, and --compress (for the grid: its vertices in `v`
+ * order). */
+static const mk_pack_options *clean_forms(int k)
+{
+    static mk_pack_options compress = {0};
+    compress.compress = true;
+    return k ? &compress : NULL;
+}
+
 static void test_every_prefix_fails_cleanly(void)
 {
-    mk_unit *u = load(make_gen_unit("pack_prefix", false));
-    void *data = NULL;
-    size_t size = 0;
-    mk_error e;
-    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
-    for (size_t n = 0; data && n < size; n++) {
-        /* a copy of exactly n bytes, so ASan sees any read past it */
-        uint8_t *p = malloc(n ? n : 1);
-        memcpy(p, data, n);
-        mk_unit *b = NULL;
-        CHECK(mk_unit_parse_packed(p, n, "prefix", NULL, &b, &e) != MK_OK);
-        CHECK(b == NULL);
-        CHECK(!mk_pack_is_unit(p, n) || n >= 20);
-        free(p);
+    for (int k = 0; k < 2; k++) {
+        mk_unit *u = load(k ? make_grid_unit("pack_prefix_grid") : make_gen_unit("pack_prefix", false));
+        void *data = NULL;
+        size_t size = 0;
+        mk_error e;
+        CHECK(u && mk_unit_pack(u, clean_forms(k), NULL, &data, &size, NULL, NULL, &e) == MK_OK);
+        CHECK(data && json_has(data, size, "\"first_use_order\":true") == (k == 1));
+        for (size_t n = 0; data && n < size; n++) {
+            /* a copy of exactly n bytes, so ASan sees any read past it */
+            uint8_t *p = malloc(n ? n : 1);
+            memcpy(p, data, n);
+            mk_unit *b = NULL;
+            CHECK(mk_unit_parse_packed(p, n, "prefix", NULL, &b, &e) != MK_OK);
+            CHECK(b == NULL);
+            CHECK(!mk_pack_is_unit(p, n) || n >= 20);
+            free(p);
+        }
+        mk_free(NULL, data, size);
+        mk_unit_destroy(u);
     }
-    mk_free(NULL, data, size);
-    mk_unit_destroy(u);
 }
 
 /* A GLB header whose total length (0 here) is below its own 20 header
@@ -1493,39 +1515,43 @@ static void f_free(void *user, void *p, size_t size)
 
 static void test_out_of_memory_everywhere(void)
 {
-    mk_unit *u = load(make_gen_unit("pack_oom", false));
-    void *data = NULL;
-    size_t size = 0;
-    mk_error e;
-    CHECK(u && mk_unit_pack(u, NULL, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
-    bool packed = false, parsed = false;
-    for (int n = 0; u && n < 400 && !(packed && parsed); n++) {
-        failing f = {n, 0};
-        mk_allocator a = {f_alloc, f_realloc, f_free, &f};
-        void *out = NULL;
-        size_t out_size = 0;
-        mk_status s = mk_unit_pack(u, NULL, &a, &out, &out_size, NULL, NULL, &e);
-        CHECK(s == MK_OK || s == MK_ERR_OUT_OF_MEMORY);
-        if (s == MK_OK) {
-            packed = true;
-            CHECK_EQ_INT(out_size, size);
-            mk_free(&a, out, out_size);
+    for (int k = 0; k < 2; k++) {
+        mk_unit *u = load(k ? make_grid_unit("pack_oom_grid") : make_gen_unit("pack_oom", false));
+        const mk_pack_options *o = clean_forms(k);
+        void *data = NULL;
+        size_t size = 0;
+        mk_error e;
+        CHECK(u && mk_unit_pack(u, o, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
+        CHECK(data && json_has(data, size, "\"first_use_order\":true") == (k == 1));
+        bool packed = false, parsed = false;
+        for (int n = 0; u && n < 1000 && !(packed && parsed); n++) {
+            failing f = {n, 0};
+            mk_allocator a = {f_alloc, f_realloc, f_free, &f};
+            void *out = NULL;
+            size_t out_size = 0;
+            mk_status s = mk_unit_pack(u, o, &a, &out, &out_size, NULL, NULL, &e);
+            CHECK(s == MK_OK || s == MK_ERR_OUT_OF_MEMORY);
+            if (s == MK_OK) {
+                packed = true;
+                CHECK_EQ_INT(out_size, size);
+                mk_free(&a, out, out_size);
+            }
+            CHECK_EQ_INT(f.live, 0);
+            failing g = {n, 0};
+            mk_allocator b = {f_alloc, f_realloc, f_free, &g};
+            mk_unit *r = NULL;
+            s = mk_unit_parse_packed(data, size, "oom", &b, &r, &e);
+            CHECK(s == MK_OK || s == MK_ERR_OUT_OF_MEMORY);
+            if (s == MK_OK) {
+                parsed = true;
+                mk_unit_destroy(r);
+            }
+            CHECK_EQ_INT(g.live, 0);
         }
-        CHECK_EQ_INT(f.live, 0);
-        failing g = {n, 0};
-        mk_allocator b = {f_alloc, f_realloc, f_free, &g};
-        mk_unit *r = NULL;
-        s = mk_unit_parse_packed(data, size, "oom", &b, &r, &e);
-        CHECK(s == MK_OK || s == MK_ERR_OUT_OF_MEMORY);
-        if (s == MK_OK) {
-            parsed = true;
-            mk_unit_destroy(r);
-        }
-        CHECK_EQ_INT(g.live, 0);
+        CHECK(packed && parsed);
+        mk_free(NULL, data, size);
+        mk_unit_destroy(u);
     }
-    CHECK(packed && parsed);
-    mk_free(NULL, data, size);
-    mk_unit_destroy(u);
 }
 
 static void test_misuse(void)
