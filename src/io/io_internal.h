@@ -44,7 +44,8 @@ struct mk_unit;
  * numbering is s's own (how a unit folder numbers its render vertices). */
 bool mk_unit_first_use_numbers(const struct mk_frame_set *s, uint32_t *new_of_old);
 
-/* dst[new_of_old[v]] = src[v] for the n elements of `width` floats. */
+/* dst[new_of_old[v]] = src[v] for the n elements of `width` (3 or 2)
+ * floats. */
 void mk_scatter_floats(float *restrict dst, const float *restrict src, const uint32_t *new_of_old,
                        uint32_t n, uint32_t width);
 /* The same in place, through scratch (n * width floats). */

@@ -31,11 +31,21 @@ bool mk_unit_first_use_numbers(const mk_frame_set *s, uint32_t *new_of_old)
 void mk_scatter_floats(float *restrict dst, const float *restrict src, const uint32_t *new_of_old,
                        uint32_t n, uint32_t width)
 {
-    for (uint32_t v = 0; v < n; v++) {
-        const float *from = src + (size_t)v * width;
-        float *to = dst + (size_t)new_of_old[v] * width;
-        for (uint32_t c = 0; c < width; c++)
-            to[c] = from[c];
+    /* the widths spelled out: a loop of `width` floats becomes a call to
+       memcpy per vertex */
+    if (width == 3) {
+        for (uint32_t v = 0; v < n; v++) {
+            float *to = dst + (size_t)new_of_old[v] * 3;
+            to[0] = src[3 * (size_t)v];
+            to[1] = src[3 * (size_t)v + 1];
+            to[2] = src[3 * (size_t)v + 2];
+        }
+    } else { /* 2: texture coordinates */
+        for (uint32_t v = 0; v < n; v++) {
+            float *to = dst + (size_t)new_of_old[v] * 2;
+            to[0] = src[2 * (size_t)v];
+            to[1] = src[2 * (size_t)v + 1];
+        }
     }
 }
 
