@@ -177,7 +177,7 @@ MK_API mk_status mk_unit_parse_packed(const void *data, size_t size, const char 
                                       mk_error *err);
 
 /* mk_unit_parse_packed of a file: a .glb, or a .gltf with its .bin beside
- * it (bytes_on_disk is then the .gltf's size only), read through
+ * it (bytes_on_disk is then the .gltf's size and its .bin's), read through
  * options->files (NULL options or files: the disk). mk_unit_load takes such
  * a file too (a path that is not a folder). */
 MK_API mk_status mk_unit_load_packed(const char *path, const mk_unit_options *options,

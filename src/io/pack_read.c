@@ -927,6 +927,12 @@ static mk_status parse_packed(const void *data, size_t size, const char *name,
         u->allocator = mk_allocator_copy(al);
         s = build(&r, g, x, u);
         u->bytes_on_disk = size;
+        /* a .gltf's buffers in files of their own (its .bin) count too */
+        for (uint32_t k = 0; base_dir && k < g->buffer_count; k++) {
+            const mk_gltf_buffer *bf = &g->buffers[k];
+            if (bf->uri && !bf->fallback && strncmp(bf->uri, "data:", 5) != 0)
+                u->bytes_on_disk += bf->byte_length;
+        }
     }
     mk_gltf_json_free(&doc, al);
     mk_gltf_destroy(g);

@@ -94,6 +94,11 @@ expect 0 sample "$TMP/knight gltf.gltf" $T --anim Walk --json
 same_json "$a" "$out"
 expect 0 validate "$TMP/knight gltf.gltf"
 has "$out" "ok: 3 animations, 15 frames"
+# info counts the .bin too: disk_bytes is the two files' sizes
+expect 0 info "$TMP/knight gltf.gltf"
+has "$out" "(packed: the .gltf and its .bin)"
+expect 0 info "$TMP/knight gltf.gltf" --json
+has "$out" "\"disk_bytes\": $(( $(wc -c < "$TMP/knight gltf.gltf") + $(wc -c < "$TMP/knight gltf.bin") )),"
 expect 0 pack "$DEMO/wing" -o "$TMP/wing_c.gltf" --compress
 expect 0 sample "$TMP/wing_c.gltf" --time 0.45 --json
 has "$out" '"animation": "Beat"'

@@ -2,6 +2,7 @@
  * What a unit holds and what it costs: animations, counts, memory, disk.
  * (A .gltf/.glb PATH goes to info_gltf.c.) */
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -104,8 +105,11 @@ static void print_text(const char *path, const mk_unit *u)
         printf("  on disk:    %s in %u files\n",
                mk_cli_bytes_text(u->bytes_on_disk, size, sizeof size), u->files->frame_count);
     else
-        printf("  on disk:    %s (packed: one file)\n",
-               mk_cli_bytes_text(u->bytes_on_disk, size, sizeof size));
+        printf("  on disk:    %s (packed: %s)\n",
+               mk_cli_bytes_text(u->bytes_on_disk, size, sizeof size),
+               strlen(path) >= 5 && strcasecmp(path + strlen(path) - 5, ".gltf") == 0
+                   ? "the .gltf and its .bin"
+                   : "one file");
     printf("  config:     %s\n", u->files->has_config ? "animation.cfg" : "none (defaults)");
     printf("  animations:\n");
     for (uint32_t a = 0; a < u->files->animation_count; a++) {
