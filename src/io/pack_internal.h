@@ -194,7 +194,13 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *unit, const mk_pa
                              float translation[3], float *scale, mk_pack_stats *stats,
                              mk_error *err);
 
-/* The frame to write as the base pose: on the quantized grid, the one whose
+/* Units up to this many frames^2 x vertices are packed from every frame as
+ * the base pose and the smallest file kept (pack_write.c): the knight's
+ * 15 frames of 456 vertices, 1e5; larger ones take mk_pack_choose_base. */
+#define MK_PACK_BASE_SEARCH 2e6
+
+/* The frame to write as the base pose of a unit too large for that search:
+ * on the quantized grid, the one whose
  * dense deltas to the other frames take the fewest bytes (a frame in the
  * middle of the motion often lets more targets be BYTE); 0 for plain and
  * every_frame packs, when positions stay float, and for units where the
