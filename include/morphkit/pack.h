@@ -4,7 +4,7 @@
  * The file (docs/pack.md) is plain glTF 2.0 that any viewer plays:
  *  - one mesh; one of the unit's frames is the base pose (quantized: the
  *    one that makes the smallest file, every frame tried when frames^2 x
- *    vertices is at most 2e6, else the one whose deltas to the others
+ *    vertices is at most 1e6, else the one whose deltas to the others
  *    take the fewest bytes; plain and every_frame: the first frame)
  *    (POSITION, NORMAL
  *    when the frames have normals (but see flat_normals below),

@@ -197,7 +197,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *unit, const mk_pa
 /* Units up to this many frames^2 x vertices are packed from every frame as
  * the base pose and the smallest file kept (pack_write.c): the knight's
  * 15 frames of 456 vertices, 1e5; larger ones take mk_pack_choose_base. */
-#define MK_PACK_BASE_SEARCH 2e6
+#define MK_PACK_BASE_SEARCH 1e6
 
 /* The frame to write as the base pose of a unit too large for that search:
  * on the quantized grid, the one whose
