@@ -455,18 +455,19 @@ static bool file_vertices(const mk_gltf *g, const void *glb, size_t size, const 
             unit_of_file[f] = v;
     }
     /* vertices no triangle uses: after the others, in order, both ways */
+    bool *used = calloc(n, sizeof *used);
+    for (uint32_t k = 0; k < count; k++)
+        used[s->indices[k]] = true;
     uint32_t next_file = 0;
     for (uint32_t v = 0; v < n; v++) {
-        bool used = false;
-        for (uint32_t k = 0; k < count && !used; k++)
-            used = s->indices[k] == v;
-        if (used)
+        if (used[v])
             continue;
         while (next_file < n && unit_of_file[next_file] != MK_NONE)
             next_file++;
         if (next_file < n)
             unit_of_file[next_file] = v;
     }
+    free(used);
     bool identity = true;
     for (uint32_t i = 0; i < n; i++) {
         ok &= unit_of_file[i] != MK_NONE;
@@ -1462,8 +1463,7 @@ static void test_malformed_extras(void)
  * order). */
 static const mk_pack_options *clean_forms(int k)
 {
-    static mk_pack_options compress = {0};
-    compress.compress = true;
+    static const mk_pack_options compress = {.compress = true};
     return k ? &compress : NULL;
 }
 

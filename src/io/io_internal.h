@@ -55,11 +55,4 @@ void mk_renumber_floats(float *a, float *scratch, const uint32_t *new_of_old, ui
  * entries). */
 void mk_renumber_maps(struct mk_unit *u, const uint32_t *new_of_old, uint32_t *scratch);
 
-/* Renumbers u's render vertices in place: vertex v becomes new_of_old[v]
- * (a permutation of the vertices) in its frames, texture coordinates,
- * indices, source_index and normal_vertex. Scratch comes from al: only
- * MK_ERR_OUT_OF_MEMORY, which leaves u as it was. */
-mk_status mk_unit_renumber(struct mk_unit *u, const uint32_t *new_of_old, const mk_allocator *al,
-                           mk_error *err);
-
 #endif

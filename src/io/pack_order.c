@@ -60,106 +60,84 @@ mk_status mk_pack_first_uses(const uint32_t *elements, uint32_t n, const mk_allo
  * vertices that share a position (the corners of a flat-shaded box, a
  * seam) lie side by side and their equal deltas cost the meshopt codec
  * next to nothing, while the `v` order of a modelled mesh keeps
- * neighbours near. Vertices no triangle uses stay last, in their order,
- * as a reader numbering them by first use puts them (unit_order.c). */
-typedef struct by_v {
-    const uint32_t *v;
-    const uint8_t *used;
-} by_v;
-
-static bool by_v_before(const by_v *k, uint32_t a, uint32_t b)
+ * neighbours near. A counting sort: the vertices of one `v` keep their
+ * order; vertices no triangle uses stay last, in their order, as a reader
+ * numbering them by first use puts them (unit_order.c). new_of_old: the
+ * new number of each vertex; count: position_count + 1 entries of
+ * scratch. Returns whether that is the identity. */
+static bool v_order(const mk_unit *u, const uint8_t *used, uint32_t *count, uint32_t *new_of_old)
 {
-    if (k->used[a] != k->used[b])
-        return k->used[a] > k->used[b];
-    if (k->used[a] && k->v[a] != k->v[b])
-        return k->v[a] < k->v[b];
-    return a < b;
-}
-
-/* order[0..n): the vertices sorted by by_v_before (a merge sort, stable
- * and without recursion; tmp: n entries). */
-static void sort_by_v(const by_v *k, uint32_t *order, uint32_t *tmp, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        order[i] = i;
-    for (uint32_t width = 1; width < n; width *= 2) {
-        for (uint32_t lo = 0; lo < n; lo += 2 * width) {
-            uint32_t mid = lo + width < n ? lo + width : n;
-            uint32_t hi = mid + width < n ? mid + width : n, a = lo, b = mid, o = lo;
-            while (a < mid && b < hi)
-                tmp[o++] = by_v_before(k, order[b], order[a]) ? order[b++] : order[a++];
-            while (a < mid)
-                tmp[o++] = order[a++];
-            while (b < hi)
-                tmp[o++] = order[b++];
-        }
-        memcpy(order, tmp, (size_t)n * sizeof(uint32_t));
+    const uint32_t n = u->frames->vertex_count;
+    memset(count, 0, ((size_t)u->position_count + 1) * sizeof(uint32_t));
+    for (uint32_t v = 0; v < n; v++)
+        count[used[v] ? u->source_index[v] + 1 : 0] += used[v];
+    for (uint32_t k = 1; k <= u->position_count; k++)
+        count[k] += count[k - 1]; /* count[k]: the first place of `v` k */
+    uint32_t unused_at = count[u->position_count];
+    bool identity = true;
+    for (uint32_t v = 0; v < n; v++) {
+        new_of_old[v] = used[v] ? count[u->source_index[v]]++ : unused_at++;
+        identity &= new_of_old[v] == v;
     }
-}
-
-/* c (a copy of unit's struct) gets its own frames and maps, unit's copied. */
-static mk_status copy_maps_and_frames(const mk_unit *unit, const mk_allocator *al, mk_unit *c,
-                                      mk_error *err)
-{
-    const mk_frame_set *s = unit->frames;
-    const uint32_t n = s->vertex_count;
-    c->frames = NULL;
-    c->source_index = mk_alloc(al, (size_t)n * sizeof(uint32_t));
-    c->normal_vertex = unit->normal_count
-                           ? mk_alloc(al, (size_t)unit->normal_count * sizeof(uint32_t))
-                           : NULL;
-    mk_frame_set_desc d = {s->frame_count, n, s->index_count, s->normals != NULL,
-                           s->texcoords != NULL};
-    if (!c->source_index || (unit->normal_count && !c->normal_vertex) ||
-        mk_frame_set_create(&d, al, &c->frames, err) != MK_OK)
-        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-    size_t floats = (size_t)s->frame_count * n * 3;
-    memcpy(c->frames->positions, s->positions, floats * sizeof(float));
-    if (s->normals)
-        memcpy(c->frames->normals, s->normals, floats * sizeof(float));
-    if (s->texcoords)
-        memcpy(c->frames->texcoords, s->texcoords, (size_t)n * 2 * sizeof(float));
-    memcpy(c->frames->indices, s->indices, (size_t)s->index_count * sizeof(uint32_t));
-    memcpy(c->source_index, unit->source_index, (size_t)n * sizeof(uint32_t));
-    if (unit->normal_count)
-        memcpy(c->normal_vertex, unit->normal_vertex, (size_t)unit->normal_count * sizeof(uint32_t));
-    return MK_OK;
+    return identity;
 }
 
 mk_status mk_pack_unit_by_v(const mk_unit *unit, const mk_allocator *al, mk_unit **out,
-                           mk_error *err)
+                            mk_error *err)
 {
     *out = NULL;
     const mk_frame_set *s = unit->frames;
     const uint32_t n = s->vertex_count;
-    size_t bytes = (size_t)n * (3 * sizeof(uint32_t) + 1);
+    for (uint32_t v = 0; v < n; v++)
+        if (unit->source_index[v] >= unit->position_count)
+            return MK_OK; /* not a unit a folder makes: left in its order */
+    size_t words = 2 * (size_t)n + unit->position_count + 1, bytes = words * 4 + n;
     uint32_t *block = mk_alloc(al, bytes);
     if (!block)
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-    uint32_t *order = block, *tmp = block + n, *new_of_old = block + 2 * (size_t)n;
-    uint8_t *used = (uint8_t *)(block + 3 * (size_t)n);
+    uint32_t *new_of_old = block, *scratch = block + n, *count = block + 2 * (size_t)n;
+    uint8_t *used = (uint8_t *)(block + words);
+    memset(used, 0, n);
+    for (uint32_t i = 0; i < s->index_count; i++)
+        used[s->indices[i]] = 1;
     mk_status st = MK_OK;
-    if (mk_unit_first_use_numbers(s, new_of_old)) {
-        memset(used, 0, n);
-        for (uint32_t i = 0; i < s->index_count; i++)
-            used[s->indices[i]] = 1;
-        by_v k = {unit->source_index, used};
-        sort_by_v(&k, order, tmp, n);
-        bool identity = true;
-        for (uint32_t i = 0; i < n; i++) {
-            new_of_old[order[i]] = i;
-            identity &= order[i] == i;
-        }
-        mk_unit *c = identity ? NULL : mk_alloc(al, sizeof *c);
-        if (!identity && !c)
+    mk_unit *c = NULL;
+    if (mk_unit_first_use_numbers(s, new_of_old) && !v_order(unit, used, count, new_of_old) &&
+        !(c = mk_alloc(al, sizeof *c)))
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    if (c) {
+        /* the copy: every per-vertex array moved to its new place */
+        *c = *unit;
+        c->source_index = mk_alloc(al, (size_t)n * sizeof(uint32_t));
+        c->normal_vertex = unit->normal_count
+                               ? mk_alloc(al, (size_t)unit->normal_count * sizeof(uint32_t))
+                               : NULL;
+        c->frames = NULL;
+        mk_frame_set_desc d = {s->frame_count, n, s->index_count, s->normals != NULL,
+                               s->texcoords != NULL};
+        if (!c->source_index || (unit->normal_count && !c->normal_vertex) ||
+            mk_frame_set_create(&d, al, &c->frames, err) != MK_OK) {
             st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-        if (c) {
-            *c = *unit;
-            if ((st = copy_maps_and_frames(unit, al, c, err)) == MK_OK &&
-                (st = mk_unit_renumber(c, new_of_old, al, err)) == MK_OK)
-                *out = c;
-            else
-                mk_pack_free_by_v(c, n, al);
+            mk_pack_free_by_v(c, n, al);
+        } else {
+            mk_frame_set *t = c->frames;
+            for (uint32_t f = 0; f < s->frame_count; f++) {
+                mk_scatter_floats(mk_frame_set_positions_to_fill(t, f),
+                                  mk_frame_set_positions(s, f), new_of_old, n, 3);
+                if (s->normals)
+                    mk_scatter_floats(mk_frame_set_normals_to_fill(t, f),
+                                      mk_frame_set_normals(s, f), new_of_old, n, 3);
+            }
+            if (s->texcoords)
+                mk_scatter_floats(t->texcoords, s->texcoords, new_of_old, n, 2);
+            for (uint32_t i = 0; i < s->index_count; i++)
+                t->indices[i] = new_of_old[s->indices[i]];
+            memcpy(c->source_index, unit->source_index, (size_t)n * sizeof(uint32_t));
+            if (unit->normal_count)
+                memcpy(c->normal_vertex, unit->normal_vertex,
+                       (size_t)unit->normal_count * sizeof(uint32_t));
+            mk_renumber_maps(c, new_of_old, scratch);
+            *out = c;
         }
     }
     mk_free(al, block, bytes);

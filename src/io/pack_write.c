@@ -405,9 +405,17 @@ static bool any_failed(const mk_pack_writer *w)
            w->animations.failed || w->json.failed;
 }
 
-static mk_status pack_form(const mk_unit *unit, const mk_pack_options *options,
-                           const mk_pack_materials *mats, bool flat, double flat_error,
-                           bool first_use_order, uint32_t base_frame,
+/* One form of the pack, as mk_unit_pack tries them. */
+typedef struct pack_form_choice {
+    const mk_unit *unit;            /* the unit, or its copy in `v` order */
+    const mk_pack_options *options; /* the caller's, or the flat form's grid */
+    bool flat;                      /* no normals stored: a reader's are within flat_error */
+    double flat_error;
+    bool first_use_order;           /* unit is the copy in `v` order */
+    uint32_t base_frame;            /* MK_NONE: mk_pack_choose_base picks it */
+} pack_form_choice;
+
+static mk_status pack_form(const pack_form_choice *f, const mk_pack_materials *mats,
                            const mk_allocator *allocator, void **out_data, size_t *out_size,
                            mk_pack_stats *stats, mk_error *err);
 
@@ -422,9 +430,7 @@ static bool repeats_earlier_frame(const mk_frame_set *s, uint32_t b)
 
 /* Packs one form and keeps it when it is the first or smaller than *best
  * (which it then replaces; *best_stats with it). */
-static mk_status keep_smaller(const mk_unit *unit, const mk_pack_options *options,
-                              const mk_pack_materials *mats, bool flat, double flat_error,
-                              bool first_use_order, uint32_t base_frame,
+static mk_status keep_smaller(const pack_form_choice *f, const mk_pack_materials *mats,
                               const mk_allocator *allocator, void **best, size_t *best_size,
                               mk_pack_stats *best_stats, mk_error *err)
 {
@@ -432,8 +438,7 @@ static mk_status keep_smaller(const mk_unit *unit, const mk_pack_options *option
     size_t size;
     mk_pack_stats stats;
     memset(&stats, 0, sizeof stats);
-    mk_status st = pack_form(unit, options, mats, flat, flat_error, first_use_order, base_frame,
-                             allocator, &data, &size, &stats, err);
+    mk_status st = pack_form(f, mats, allocator, &data, &size, &stats, err);
     if (st != MK_OK)
         return st;
     if (*best && size >= *best_size) {
@@ -523,9 +528,13 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
         for (uint32_t b = 0; st == MK_OK && b < (search ? fs->frame_count : 1); b++) {
             if (search && repeats_earlier_frame(fs, b))
                 continue; /* the same file again */
-            st = keep_smaller(reordered ? byv : unit, flat_form ? &flat_options : options, mats,
-                              flat_form, flat_form ? flat_error : 0, reordered,
-                              search ? b : MK_NONE, allocator, &best, &best_size, stats, err);
+            const pack_form_choice f = {reordered ? byv : unit,
+                                        flat_form ? &flat_options : options,
+                                        flat_form,
+                                        flat_form ? flat_error : 0,
+                                        reordered,
+                                        search ? b : MK_NONE};
+            st = keep_smaller(&f, mats, allocator, &best, &best_size, stats, err);
         }
     }
     mk_pack_free_by_v(byv, unit->frames->vertex_count, allocator);
@@ -542,12 +551,13 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
 
 /* One form of the pack: with stored normals, or flat (no normals; the
  * unit's normals are within flat_error of what a reader computes). */
-static mk_status pack_form(const mk_unit *unit, const mk_pack_options *options,
-                           const mk_pack_materials *mats, bool flat, double flat_error,
-                           bool first_use_order, uint32_t base_frame,
+static mk_status pack_form(const pack_form_choice *f, const mk_pack_materials *mats,
                            const mk_allocator *allocator, void **out_data, size_t *out_size,
                            mk_pack_stats *stats, mk_error *err)
 {
+    const mk_unit *unit = f->unit;
+    const mk_pack_options *options = f->options;
+    const bool flat = f->flat;
     const mk_frame_set *s = unit->frames;
     const uint32_t frames = s->frame_count, n = s->vertex_count;
     size_t table_bytes = (size_t)frames * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
@@ -555,7 +565,7 @@ static mk_status pack_form(const mk_unit *unit, const mk_pack_options *options,
     mk_pack_writer w;
     memset(&w, 0, sizeof w);
     w.index_turns = MK_NONE;
-    w.first_use_order = first_use_order;
+    w.first_use_order = f->first_use_order;
     w.allocator = allocator;
     w.bin.allocator = w.views.allocator = w.accessors.allocator = allocator;
     w.meshes.allocator = w.animations.allocator = w.json.allocator = allocator;
@@ -566,7 +576,7 @@ static mk_status pack_form(const mk_unit *unit, const mk_pack_options *options,
     }
     uint64_t *hash = (uint64_t *)table;
     uint32_t *frame_target = (uint32_t *)(hash + frames), *target_frame = frame_target + frames;
-    uint32_t base = base_frame;
+    uint32_t base = f->base_frame;
     if (base == MK_NONE && mk_pack_choose_base(unit, options, flat, allocator, &base) != MK_OK) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
@@ -576,7 +586,7 @@ static mk_status pack_form(const mk_unit *unit, const mk_pack_options *options,
     float translation[3], scale;
     stats->flat_normals = flat;
     if (flat)
-        stats->max_normal_error = flat_error;
+        stats->max_normal_error = f->flat_error;
     if ((st = mk_pack_write_mesh(&w, unit, options, mats, base, flat, target_frame, targets,
                                  translation, &scale, stats, err)) != MK_OK ||
         (st = write_animations(&w, unit, frame_target, targets, options && options->plain,

@@ -66,26 +66,3 @@ void mk_renumber_maps(mk_unit *u, const uint32_t *new_of_old, uint32_t *scratch)
         if (u->normal_vertex[j] != MK_NONE)
             u->normal_vertex[j] = new_of_old[u->normal_vertex[j]];
 }
-
-mk_status mk_unit_renumber(mk_unit *u, const uint32_t *new_of_old, const mk_allocator *al,
-                           mk_error *err)
-{
-    mk_frame_set *s = u->frames;
-    const uint32_t n = s->vertex_count;
-    size_t bytes = (size_t)n * 3 * sizeof(float);
-    float *scratch = mk_alloc(al, bytes);
-    if (!scratch)
-        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-    for (uint32_t f = 0; f < s->frame_count; f++) {
-        mk_renumber_floats(mk_frame_set_positions_to_fill(s, f), scratch, new_of_old, n, 3);
-        if (s->normals)
-            mk_renumber_floats(mk_frame_set_normals_to_fill(s, f), scratch, new_of_old, n, 3);
-    }
-    if (s->texcoords)
-        mk_renumber_floats(s->texcoords, scratch, new_of_old, n, 2);
-    for (uint32_t i = 0; i < s->index_count; i++)
-        s->indices[i] = new_of_old[s->indices[i]];
-    mk_renumber_maps(u, new_of_old, (uint32_t *)scratch);
-    mk_free(al, scratch, bytes);
-    return MK_OK;
-}
