@@ -53,15 +53,25 @@ mk_status mk_gltf_parse_buffer_views(mk_gltf_ctx *c, const mk_gltf_json_value *r
         const mk_gltf_path path_node = {NULL, "bufferViews", i}, *path = &path_node;
         mk_gltf_buffer_view *v = &g->buffer_views[i++];
         size_t end;
-        if ((s = mk_gltf_json_object(c, item, path)) != MK_OK ||
-            (s = mk_gltf_json_index(c, item, "buffer", path, true, g->buffer_count, "buffers",
-                                    &v->buffer)) != MK_OK ||
-            (s = mk_gltf_json_size(c, item, "byteOffset", path, false, &v->byte_offset)) != MK_OK ||
-            (s = mk_gltf_json_size(c, item, "byteLength", path, true, &v->byte_length)) != MK_OK ||
-            (s = mk_gltf_json_uint(c, item, "byteStride", path, false, 0, &v->byte_stride)) !=
+        enum { BUFFER, OFFSET, LENGTH, STRIDE, TARGET, NAME, KEYS };
+        static const mk_gltf_json_key keys[KEYS] = {
+            MK_GLTF_KEY("buffer"),     MK_GLTF_KEY("byteOffset"), MK_GLTF_KEY("byteLength"),
+            MK_GLTF_KEY("byteStride"), MK_GLTF_KEY("target"),     MK_GLTF_KEY("name")};
+        const mk_gltf_json_value *m[KEYS];
+        if ((s = mk_gltf_json_object(c, item, path)) != MK_OK)
+            return s;
+        mk_gltf_json_pick(c->json, item, keys, KEYS, m);
+        if ((s = mk_gltf_json_index_value(c, m[BUFFER], "buffer", path, true, g->buffer_count,
+                                          "buffers", &v->buffer)) != MK_OK ||
+            (s = mk_gltf_json_size_value(c, m[OFFSET], "byteOffset", path, false,
+                                         &v->byte_offset)) != MK_OK ||
+            (s = mk_gltf_json_size_value(c, m[LENGTH], "byteLength", path, true,
+                                         &v->byte_length)) != MK_OK ||
+            (s = mk_gltf_json_uint_value(c, m[STRIDE], "byteStride", path, false, 0,
+                                         &v->byte_stride)) != MK_OK ||
+            (s = mk_gltf_json_uint_value(c, m[TARGET], "target", path, false, 0, &v->target)) !=
                 MK_OK ||
-            (s = mk_gltf_json_uint(c, item, "target", path, false, 0, &v->target)) != MK_OK ||
-            (s = mk_gltf_json_string(c, item, "name", path, &v->name)) != MK_OK)
+            (s = mk_gltf_json_string_value(c, m[NAME], "name", path, &v->name)) != MK_OK)
             return s;
         /* §3.6.1.2: byteStride is 4..252 and a multiple of 4 when present. */
         if (v->byte_stride != 0 &&
@@ -78,10 +88,9 @@ mk_status mk_gltf_parse_buffer_views(mk_gltf_ctx *c, const mk_gltf_json_value *r
     return MK_OK;
 }
 
-static mk_status parse_type(mk_gltf_ctx *c, const mk_gltf_json_value *item,
+static mk_status parse_type(mk_gltf_ctx *c, const mk_gltf_json_value *t,
                             const mk_gltf_path *path, mk_gltf_type *out)
 {
-    const mk_gltf_json_value *t = mk_gltf_json_get(c->json, item, "type");
     if (!mk_gltf_json_is(t, MK_GLTF_JSON_STRING))
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "missing required string 'type'");
     for (int i = 0; i < MK_GLTF_TYPE_COUNT; i++) {
@@ -95,10 +104,9 @@ static mk_status parse_type(mk_gltf_ctx *c, const mk_gltf_json_value *item,
     return mk_gltf_fail(c, MK_ERR_PARSE, path, "unknown type '%s'", name);
 }
 
-static mk_status parse_min_max(mk_gltf_ctx *c, const mk_gltf_json_value *item, const char *key,
+static mk_status parse_min_max(mk_gltf_ctx *c, const mk_gltf_json_value *v, const char *key,
                                const mk_gltf_path *path, uint32_t n, double *out, bool *has)
 {
-    const mk_gltf_json_value *v = mk_gltf_json_get(c->json, item, key);
     *has = v != NULL;
     if (!v)
         return MK_OK;
@@ -176,18 +184,22 @@ static mk_status parse_sparse(mk_gltf_ctx *c, const mk_gltf_json_value *sp,
     /* §3.6.2.3: indices strictly increase and address existing elements. */
     const mk_gltf_buffer_view *v = &g->buffer_views[s->indices_buffer_view];
     const uint8_t *p = v->data + s->indices_byte_offset;
-    uint32_t prev = 0;
-    for (uint32_t i = 0; i < s->count; i++) {
-        uint32_t idx = mk_gltf_read_uindex(p + (size_t)i * isize, s->indices_component_type);
-        if (idx >= a->count)
-            return mk_gltf_fail(c, MK_ERR_RANGE, ipath,
-                                "index %u at entry %u is out of range (accessor count %u)", idx, i,
-                                a->count);
-        if (i > 0 && idx <= prev)
-            return mk_gltf_fail(c, MK_ERR_PARSE, ipath,
-                                "indices must strictly increase (entry %u: %u after %u)", i, idx,
-                                prev);
-        prev = idx;
+    uint32_t chunk[256], prev = 0; /* a chunk at a time: one loop per index type */
+    for (uint32_t at = 0; at < s->count; at += 256) {
+        const uint32_t n = s->count - at < 256 ? s->count - at : 256;
+        mk_gltf_read_uindices(p + (size_t)at * isize, isize, s->indices_component_type, n, chunk);
+        for (uint32_t k = 0; k < n; k++) {
+            const uint32_t i = at + k, idx = chunk[k];
+            if (idx >= a->count)
+                return mk_gltf_fail(c, MK_ERR_RANGE, ipath,
+                                    "index %u at entry %u is out of range (accessor count %u)",
+                                    idx, i, a->count);
+            if (i > 0 && idx <= prev)
+                return mk_gltf_fail(c, MK_ERR_PARSE, ipath,
+                                    "indices must strictly increase (entry %u: %u after %u)", i,
+                                    idx, prev);
+            prev = idx;
+        }
     }
     return MK_OK;
 }
@@ -198,20 +210,32 @@ static mk_status parse_accessor(mk_gltf_ctx *c, const mk_gltf_json_value *item,
     const mk_gltf *g = c->g;
     uint32_t ct = 0;
     mk_status s;
-    if ((s = mk_gltf_json_object(c, item, path)) != MK_OK ||
-        (s = mk_gltf_json_index(c, item, "bufferView", path, false, g->buffer_view_count,
-                                "bufferViews", &a->buffer_view)) != MK_OK ||
-        (s = mk_gltf_json_size(c, item, "byteOffset", path, false, &a->byte_offset)) != MK_OK ||
-        (s = mk_gltf_json_uint(c, item, "componentType", path, true, 0, &ct)) != MK_OK ||
-        (s = mk_gltf_json_uint(c, item, "count", path, true, 0, &a->count)) != MK_OK ||
-        (s = parse_type(c, item, path, &a->type)) != MK_OK ||
-        (s = mk_gltf_json_string(c, item, "name", path, &a->name)) != MK_OK)
+    /* one pass over the members: a file has thousands of accessors */
+    enum { VIEW, OFFSET, COMPONENT, COUNT, TYPE, NAME, NORMALIZED, MIN, MAX, SPARSE, KEYS };
+    static const mk_gltf_json_key keys[KEYS] = {
+        MK_GLTF_KEY("bufferView"), MK_GLTF_KEY("byteOffset"), MK_GLTF_KEY("componentType"),
+        MK_GLTF_KEY("count"),      MK_GLTF_KEY("type"),       MK_GLTF_KEY("name"),
+        MK_GLTF_KEY("normalized"), MK_GLTF_KEY("min"),        MK_GLTF_KEY("max"),
+        MK_GLTF_KEY("sparse")};
+    const mk_gltf_json_value *m[KEYS];
+    if ((s = mk_gltf_json_object(c, item, path)) != MK_OK)
+        return s;
+    mk_gltf_json_pick(c->json, item, keys, KEYS, m);
+    if ((s = mk_gltf_json_index_value(c, m[VIEW], "bufferView", path, false, g->buffer_view_count,
+                                      "bufferViews", &a->buffer_view)) != MK_OK ||
+        (s = mk_gltf_json_size_value(c, m[OFFSET], "byteOffset", path, false, &a->byte_offset)) !=
+            MK_OK ||
+        (s = mk_gltf_json_uint_value(c, m[COMPONENT], "componentType", path, true, 0, &ct)) !=
+            MK_OK ||
+        (s = mk_gltf_json_uint_value(c, m[COUNT], "count", path, true, 0, &a->count)) != MK_OK ||
+        (s = parse_type(c, m[TYPE], path, &a->type)) != MK_OK ||
+        (s = mk_gltf_json_string_value(c, m[NAME], "name", path, &a->name)) != MK_OK)
         return s;
     a->component_type = (mk_gltf_component_type)ct;
     uint32_t csize = mk_gltf_component_size(a->component_type);
     if (csize == 0)
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "unknown componentType %u", ct);
-    const mk_gltf_json_value *norm = mk_gltf_json_get(c->json, item, "normalized");
+    const mk_gltf_json_value *norm = m[NORMALIZED];
     if (norm && norm->type != MK_GLTF_JSON_TRUE && norm->type != MK_GLTF_JSON_FALSE)
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "normalized must be a boolean");
     a->normalized = mk_gltf_json_is(norm, MK_GLTF_JSON_TRUE);
@@ -233,8 +257,8 @@ static mk_status parse_accessor(mk_gltf_ctx *c, const mk_gltf_json_value *item,
         a->element_size = a->components * csize;
     }
     a->stride = a->element_size;
-    if ((s = parse_min_max(c, item, "min", path, a->components, a->min, &a->has_min)) != MK_OK ||
-        (s = parse_min_max(c, item, "max", path, a->components, a->max, &a->has_max)) != MK_OK)
+    if ((s = parse_min_max(c, m[MIN], "min", path, a->components, a->min, &a->has_min)) != MK_OK ||
+        (s = parse_min_max(c, m[MAX], "max", path, a->components, a->max, &a->has_max)) != MK_OK)
         return s;
     if (a->buffer_view != MK_NONE) {
         const mk_gltf_buffer_view *v = &g->buffer_views[a->buffer_view];
@@ -251,8 +275,7 @@ static mk_status parse_accessor(mk_gltf_ctx *c, const mk_gltf_json_value *item,
             return s;
     }
     a->sparse.indices_buffer_view = a->sparse.values_buffer_view = MK_NONE;
-    const mk_gltf_json_value *sp = mk_gltf_json_get(c->json, item, "sparse");
-    if (sp && (s = parse_sparse(c, sp, path, a)) != MK_OK)
+    if (m[SPARSE] && (s = parse_sparse(c, m[SPARSE], path, a)) != MK_OK)
         return s;
     return MK_OK;
 }

@@ -70,6 +70,25 @@ uint32_t mk_gltf_read_uindex(const uint8_t *p, mk_gltf_component_type type)
     return v;
 }
 
+void mk_gltf_read_uindices(const uint8_t *p, size_t stride, mk_gltf_component_type type,
+                           uint32_t n, uint32_t *out)
+{
+    /* one loop per type: a test per element would cost more than the read */
+    if (type == MK_GLTF_UNSIGNED_BYTE) {
+        for (uint32_t i = 0; i < n; i++)
+            out[i] = p[(size_t)i * stride];
+    } else if (type == MK_GLTF_UNSIGNED_SHORT) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint16_t v;
+            memcpy(&v, p + (size_t)i * stride, 2);
+            out[i] = v;
+        }
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            memcpy(&out[i], p + (size_t)i * stride, 4);
+    }
+}
+
 /* Decodes one element at p into out (components floats), honouring the
  * matrix column padding of §3.6.2.4. */
 static void decode_element(const mk_gltf_accessor *a, const uint8_t *p, float *out)
@@ -146,8 +165,7 @@ mk_status mk_gltf_accessor_read_index(const mk_gltf *g, uint32_t accessor, uint3
     if (!base)
         memset(out, 0, (size_t)a->count * sizeof(uint32_t));
     else
-        for (uint32_t i = 0; i < a->count; i++)
-            out[i] = mk_gltf_read_uindex(base + (size_t)i * a->stride, a->component_type);
+        mk_gltf_read_uindices(base, a->stride, a->component_type, a->count, out);
     const mk_gltf_accessor_sparse *s = &a->sparse;
     if (s->count) {
         const uint8_t *ind = view_data(g, s->indices_buffer_view, s->indices_byte_offset);

@@ -66,6 +66,7 @@ typedef enum mk_gltf_json_type {
 typedef struct mk_gltf_json_value {
     uint8_t type; /* mk_gltf_json_type */
     uint8_t escaped; /* a string with a backslash escape in it */
+    uint16_t tag; /* a string without escapes: mk_gltf_json_tag of its text */
     uint32_t start, end; /* its bytes in the text (a string's without the quotes) */
     uint32_t size; /* members of an object, elements of an array; a key: 1 */
     uint32_t next; /* index of the first value after this one and all inside it */
@@ -93,6 +94,12 @@ void mk_gltf_json_free(mk_gltf_json *doc, const mk_allocator *a);
 /* Member `key` (n bytes) of obj (the first one of that name), NULL when
  * obj is NULL, not an object or has no such member. Keys with escapes
  * compare by their decoded text. */
+/* A string's tag: its length and first byte, compared before its text
+ * (most keys of an object differ in one of them). */
+static inline uint16_t mk_gltf_json_tag(const char *s, size_t n)
+{
+    return (uint16_t)((n & 0xFF) << 8 | (n ? (unsigned char)s[0] : 0));
+}
 const mk_gltf_json_value *mk_gltf_json_get_n(const mk_gltf_json *doc,
                                              const mk_gltf_json_value *obj, const char *key,
                                              size_t n);
@@ -105,6 +112,18 @@ static inline const mk_gltf_json_value *mk_gltf_json_get(const mk_gltf_json *doc
 {
     return mk_gltf_json_get_n(doc, obj, key, strlen(key));
 }
+/* A key for mk_gltf_json_pick: MK_GLTF_KEY("count"). */
+typedef struct mk_gltf_json_key {
+    const char *s;
+    uint32_t n; /* strlen(s), below 256 */
+} mk_gltf_json_key;
+#define MK_GLTF_KEY(literal) {literal, sizeof(literal) - 1}
+/* Several members of obj in one pass over it: out[j] is the value of
+ * keys[j] as mk_gltf_json_get finds it (the first of repeated keys; NULL
+ * when absent or obj is not an object). count is at most 16. */
+void mk_gltf_json_pick(const mk_gltf_json *doc, const mk_gltf_json_value *obj,
+                       const mk_gltf_json_key *keys, uint32_t count,
+                       const mk_gltf_json_value **out);
 /* Whether string v decodes to exactly s (s shorter than 256 bytes). */
 bool mk_gltf_json_string_is(const mk_gltf_json *doc, const mk_gltf_json_value *v, const char *s);
 /* Decodes string v (escapes, \u as UTF-8) into out, cut to cap - 1 bytes
@@ -174,25 +193,71 @@ mk_status mk_gltf_fail(mk_gltf_ctx *c, mk_status code, const mk_gltf_path *path,
 
 /* Checked JSON access. Each checks the JSON type and range and fails with
  * the path of obj and the key in the message. A missing optional member
- * leaves *out = def. */
-mk_status mk_gltf_json_uint(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
-                            const mk_gltf_path *path, bool required, uint32_t def, uint32_t *out);
-mk_status mk_gltf_json_size(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
-                            const mk_gltf_path *path, bool required, size_t *out);
+ * leaves *out = def. The lookup is inline (a literal key's length is known
+ * when compiling: a load makes hundreds of lookups), the checks are the
+ * _value functions' (v: the member, NULL when absent). */
+mk_status mk_gltf_json_uint_value(mk_gltf_ctx *c, const mk_gltf_json_value *v, const char *key,
+                                  const mk_gltf_path *path, bool required, uint32_t def,
+                                  uint32_t *out);
+mk_status mk_gltf_json_size_value(mk_gltf_ctx *c, const mk_gltf_json_value *v, const char *key,
+                                  const mk_gltf_path *path, bool required, size_t *out);
+mk_status mk_gltf_json_index_value(mk_gltf_ctx *c, const mk_gltf_json_value *v, const char *key,
+                                   const mk_gltf_path *path, bool required, uint32_t limit,
+                                   const char *what, uint32_t *out);
+mk_status mk_gltf_json_floats_value(mk_gltf_ctx *c, const mk_gltf_json_value *v, const char *key,
+                                    const mk_gltf_path *path, float *out, size_t n,
+                                    bool *present);
+mk_status mk_gltf_json_array_value(mk_gltf_ctx *c, const mk_gltf_json_value *v, const char *key,
+                                   const mk_gltf_path *path, const mk_gltf_json_value **arr,
+                                   uint32_t *count);
+mk_status mk_gltf_json_string_value(mk_gltf_ctx *c, const mk_gltf_json_value *v,
+                                    const char *key, const mk_gltf_path *path, char **out);
+
+static inline mk_status mk_gltf_json_uint(mk_gltf_ctx *c, const mk_gltf_json_value *obj,
+                                          const char *key, const mk_gltf_path *path,
+                                          bool required, uint32_t def, uint32_t *out)
+{
+    return mk_gltf_json_uint_value(c, mk_gltf_json_get(c->json, obj, key), key, path, required,
+                                   def, out);
+}
+static inline mk_status mk_gltf_json_size(mk_gltf_ctx *c, const mk_gltf_json_value *obj,
+                                          const char *key, const mk_gltf_path *path,
+                                          bool required, size_t *out)
+{
+    return mk_gltf_json_size_value(c, mk_gltf_json_get(c->json, obj, key), key, path, required,
+                                   out);
+}
 /* An index into an array of `limit` objects called `what` ("accessors"). */
-mk_status mk_gltf_json_index(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
-                             const mk_gltf_path *path, bool required, uint32_t limit,
-                             const char *what, uint32_t *out);
+static inline mk_status mk_gltf_json_index(mk_gltf_ctx *c, const mk_gltf_json_value *obj,
+                                           const char *key, const mk_gltf_path *path,
+                                           bool required, uint32_t limit, const char *what,
+                                           uint32_t *out)
+{
+    return mk_gltf_json_index_value(c, mk_gltf_json_get(c->json, obj, key), key, path, required,
+                                    limit, what, out);
+}
 /* Exactly n numbers (as float) into out; absent leaves out untouched. */
-mk_status mk_gltf_json_floats(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
-                              const mk_gltf_path *path, float *out, size_t n, bool *present);
+static inline mk_status mk_gltf_json_floats(mk_gltf_ctx *c, const mk_gltf_json_value *obj,
+                                            const char *key, const mk_gltf_path *path, float *out,
+                                            size_t n, bool *present)
+{
+    return mk_gltf_json_floats_value(c, mk_gltf_json_get(c->json, obj, key), key, path, out, n,
+                                     present);
+}
 /* An optional array member: *arr NULL and *count 0 when absent. */
-mk_status mk_gltf_json_array(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
-                             const mk_gltf_path *path, const mk_gltf_json_value **arr,
-                             uint32_t *count);
+static inline mk_status mk_gltf_json_array(mk_gltf_ctx *c, const mk_gltf_json_value *obj,
+                                           const char *key, const mk_gltf_path *path,
+                                           const mk_gltf_json_value **arr, uint32_t *count)
+{
+    return mk_gltf_json_array_value(c, mk_gltf_json_get(c->json, obj, key), key, path, arr,
+                                    count);
+}
 /* An optional string member decoded into the arena (NULL when absent). */
-mk_status mk_gltf_json_string(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
-                              const mk_gltf_path *path, char **out);
+static inline mk_status mk_gltf_json_string(mk_gltf_ctx *c, const mk_gltf_json_value *obj,
+                                            const char *key, const mk_gltf_path *path, char **out)
+{
+    return mk_gltf_json_string_value(c, mk_gltf_json_get(c->json, obj, key), key, path, out);
+}
 /* String v decoded into the arena; NULL for out of memory. */
 char *mk_gltf_json_strdup(mk_gltf_ctx *c, const mk_gltf_json_value *v);
 /* An object member or array element must be a JSON object. */
@@ -250,5 +315,8 @@ const uint8_t *mk_gltf_accessor_base(const mk_gltf *g, const mk_gltf_accessor *a
 float mk_gltf_read_component(const uint8_t *p, mk_gltf_component_type type, bool normalized);
 /* Reads an unsigned index component (UNSIGNED_BYTE/SHORT/INT) at p. */
 uint32_t mk_gltf_read_uindex(const uint8_t *p, mk_gltf_component_type type);
+/* n unsigned integers of `type`, stride bytes apart from p, into out. */
+void mk_gltf_read_uindices(const uint8_t *p, size_t stride, mk_gltf_component_type type,
+                           uint32_t n, uint32_t *out);
 
 #endif

@@ -72,6 +72,7 @@ static inline mk_gltf_json_value *add(parser *p, mk_gltf_json_type type, uint32_
     mk_gltf_json_value *e = &p->v[p->count++];
     e->type = (uint8_t)type;
     e->escaped = 0;
+    e->tag = 0;
     e->start = e->end = start;
     e->size = 0;
     e->next = p->count;
@@ -81,6 +82,29 @@ static inline mk_gltf_json_value *add(parser *p, mk_gltf_json_type type, uint32_
 static inline bool is_hex(char c)
 {
     return (unsigned)(c - '0') < 10 || (unsigned)((c | 0x20) - 'a') < 6;
+}
+
+/* The offset of the first '"', '\\' or NUL at or after q, or n. Eight
+ * bytes a step on little-endian hosts: a byte equal to one of the three
+ * turns to zero after an xor, and the lowest flagged zero byte is exact
+ * (a false flag only follows a true one). */
+static inline uint32_t string_stop(const char *t, uint32_t q, uint32_t n)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t lo = 0x0101010101010101u, hi = 0x8080808080808080u;
+    while (n - q >= 8) {
+        uint64_t x;
+        memcpy(&x, t + q, 8);
+        const uint64_t a = x ^ (lo * '"'), b = x ^ (lo * '\\');
+        const uint64_t m = ((a - lo) & ~a) | ((b - lo) & ~b) | ((x - lo) & ~x);
+        if (m & hi)
+            return q + (uint32_t)__builtin_ctzll(m & hi) / 8;
+        q += 8;
+    }
+#endif
+    while (q < n && t[q] != '"' && t[q] != '\\' && t[q] != '\0')
+        q++;
+    return q;
 }
 
 /* The string whose opening quote is at i: *end receives the offset of its
@@ -93,36 +117,13 @@ static bool scan_string(const parser *p, uint32_t i, uint32_t *end, bool *escape
     uint32_t n = p->n, q = i + 1;
     *escaped = false;
     for (;;) {
-        /* short strings byte by byte; a long one (a data: URI) by memchr
-           to the next quote, then a look for escapes and NULs before it */
-        uint32_t stop = n - q > 64 ? q + 64 : n;
-        for (; q < stop; q++) {
-            char c = t[q];
-            if (c == '"') {
-                *end = q;
-                return true;
-            }
-            if (c == '\\' || c == '\0')
-                break;
-        }
-        if (q == n)
+        q = string_stop(t, q, n);
+        if (q == n || t[q] == '\0')
             return false;
-        if (q == stop) { /* 64 plain bytes: the rest of it in bulk */
-            const char *quote = memchr(t + q, '"', n - q);
-            if (!quote)
-                return false;
-            uint32_t qe = (uint32_t)(quote - t);
-            const char *bs = memchr(t + q, '\\', qe - q), *nul = memchr(t + q, '\0', qe - q);
-            if (nul && (!bs || nul < bs))
-                return false;
-            if (!bs) {
-                *end = qe;
-                return true;
-            }
-            q = (uint32_t)(bs - t);
+        if (t[q] == '"') {
+            *end = q;
+            return true;
         }
-        if (t[q] == '\0')
-            return false;
         /* a backslash at q */
         *escaped = true;
         char e = at(p, q + 1);
@@ -147,6 +148,18 @@ static bool scan_scalar(const parser *p, uint32_t i, mk_gltf_json_type *type, ui
 {
     const char *t = p->t;
     uint32_t e;
+    if (t[i] >= '0' && t[i] <= '9') {
+        /* most numbers of a glTF document are plain integers (indices,
+           counts, offsets): their digits and what follows them suffice */
+        e = i + 1;
+        while (t[i] != '0' && e < p->n && t[e] >= '0' && t[e] <= '9')
+            e++;
+        if (e < p->n && (kind[(unsigned char)t[e]] & K_END_SCALAR)) {
+            *type = MK_GLTF_JSON_NUMBER;
+            *end = e;
+            return true;
+        }
+    }
     if (kind[(unsigned char)t[i]] & K_NUMBER) {
         mk_decimal d;
         const char *stop = mk_decimal_scan(t + i, t + p->n, MK_DECIMAL_JSON, &d);
@@ -207,6 +220,7 @@ static mk_status parse(parser *p, size_t *error_offset)
                 return MK_ERR_OUT_OF_MEMORY;
             e->end = end;
             e->escaped = esc;
+            e->tag = mk_gltf_json_tag(t + i + 1, end - i - 1);
             i = end + 1;
         } else if (c != '\0' && (kind[(unsigned char)c] & (K_NUMBER | K_LITERAL))) {
             mk_gltf_json_type type;
@@ -268,6 +282,7 @@ static mk_status parse(parser *p, size_t *error_offset)
                 return MK_ERR_OUT_OF_MEMORY;
             e->end = end;
             e->escaped = esc;
+            e->tag = mk_gltf_json_tag(t + i + 1, end - i - 1);
             e->size = 1;
             open_key[depth - 1] = p->count - 1;
             p->v[open[depth - 1]].size++;

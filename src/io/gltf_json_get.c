@@ -167,11 +167,42 @@ const mk_gltf_json_value *mk_gltf_json_get_n(const mk_gltf_json *doc,
     if (!mk_gltf_json_is(obj, MK_GLTF_JSON_OBJECT))
         return NULL;
     const mk_gltf_json_value *k;
+    const uint16_t tag = mk_gltf_json_tag(key, n);
     MK_GLTF_JSON_EACH (doc, k, obj) {
-        if (string_equals(doc, k, key, n))
+        if (k->escaped ? escaped_equals(doc, k, key, n)
+                       : k->tag == tag && k->end - k->start == n &&
+                             memcmp(doc->text + k->start, key, n) == 0)
             return k + 1; /* the value follows its key */
     }
     return NULL;
+}
+
+void mk_gltf_json_pick(const mk_gltf_json *doc, const mk_gltf_json_value *obj,
+                       const mk_gltf_json_key *keys, uint32_t count,
+                       const mk_gltf_json_value **out)
+{
+    assert(count <= 16);
+    uint16_t tags[16];
+    for (uint32_t j = 0; j < count; j++) {
+        out[j] = NULL;
+        tags[j] = mk_gltf_json_tag(keys[j].s, keys[j].n);
+    }
+    if (!mk_gltf_json_is(obj, MK_GLTF_JSON_OBJECT))
+        return;
+    const mk_gltf_json_value *k;
+    MK_GLTF_JSON_EACH (doc, k, obj) {
+        for (uint32_t j = 0; j < count; j++) {
+            const bool match =
+                k->escaped ? escaped_equals(doc, k, keys[j].s, keys[j].n)
+                           : k->tag == tags[j] && k->end - k->start == keys[j].n &&
+                                 memcmp(doc->text + k->start, keys[j].s, keys[j].n) == 0;
+            if (match) {
+                if (!out[j])
+                    out[j] = k + 1;
+                break;
+            }
+        }
+    }
 }
 
 /* ---- numbers ------------------------------------------------------------- */
@@ -243,10 +274,10 @@ static mk_status json_integer(mk_gltf_ctx *c, const mk_gltf_json_value *v,
     return MK_OK;
 }
 
-mk_status mk_gltf_json_uint(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
-                            const mk_gltf_path *path, bool required, uint32_t def, uint32_t *out)
+mk_status mk_gltf_json_uint_value(mk_gltf_ctx *c, const mk_gltf_json_value *v, const char *key,
+                                  const mk_gltf_path *path, bool required, uint32_t def,
+                                  uint32_t *out)
 {
-    const mk_gltf_json_value *v = mk_gltf_json_get(c->json, obj, key);
     if (!v) {
         if (required)
             return mk_gltf_fail(c, MK_ERR_PARSE, path, "missing required '%s'", key);
@@ -260,10 +291,9 @@ mk_status mk_gltf_json_uint(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const
     return s;
 }
 
-mk_status mk_gltf_json_size(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
-                            const mk_gltf_path *path, bool required, size_t *out)
+mk_status mk_gltf_json_size_value(mk_gltf_ctx *c, const mk_gltf_json_value *v, const char *key,
+                                  const mk_gltf_path *path, bool required, size_t *out)
 {
-    const mk_gltf_json_value *v = mk_gltf_json_get(c->json, obj, key);
     if (!v) {
         if (required)
             return mk_gltf_fail(c, MK_ERR_PARSE, path, "missing required '%s'", key);
@@ -282,12 +312,12 @@ mk_status mk_gltf_json_size(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const
     return s;
 }
 
-mk_status mk_gltf_json_index(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
-                             const mk_gltf_path *path, bool required, uint32_t limit,
-                             const char *what, uint32_t *out)
+mk_status mk_gltf_json_index_value(mk_gltf_ctx *c, const mk_gltf_json_value *member,
+                                   const char *key, const mk_gltf_path *path, bool required,
+                                   uint32_t limit, const char *what, uint32_t *out)
 {
     uint32_t v = MK_NONE;
-    mk_status s = mk_gltf_json_uint(c, obj, key, path, required, MK_NONE, &v);
+    mk_status s = mk_gltf_json_uint_value(c, member, key, path, required, MK_NONE, &v);
     if (s != MK_OK)
         return s;
     if (v != MK_NONE && v >= limit)
@@ -297,10 +327,10 @@ mk_status mk_gltf_json_index(mk_gltf_ctx *c, const mk_gltf_json_value *obj, cons
     return MK_OK;
 }
 
-mk_status mk_gltf_json_floats(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
-                              const mk_gltf_path *path, float *out, size_t n, bool *present)
+mk_status mk_gltf_json_floats_value(mk_gltf_ctx *c, const mk_gltf_json_value *v, const char *key,
+                                    const mk_gltf_path *path, float *out, size_t n,
+                                    bool *present)
 {
-    const mk_gltf_json_value *v = mk_gltf_json_get(c->json, obj, key);
     if (present)
         *present = v != NULL;
     if (!v)
@@ -324,11 +354,10 @@ mk_status mk_gltf_json_floats(mk_gltf_ctx *c, const mk_gltf_json_value *obj, con
     return MK_OK;
 }
 
-mk_status mk_gltf_json_array(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
-                             const mk_gltf_path *path, const mk_gltf_json_value **arr,
-                             uint32_t *count)
+mk_status mk_gltf_json_array_value(mk_gltf_ctx *c, const mk_gltf_json_value *v, const char *key,
+                                   const mk_gltf_path *path, const mk_gltf_json_value **arr,
+                                   uint32_t *count)
 {
-    const mk_gltf_json_value *v = mk_gltf_json_get(c->json, obj, key);
     *arr = NULL;
     *count = 0;
     if (!v)
@@ -350,10 +379,9 @@ char *mk_gltf_json_strdup(mk_gltf_ctx *c, const mk_gltf_json_value *v)
     return d;
 }
 
-mk_status mk_gltf_json_string(mk_gltf_ctx *c, const mk_gltf_json_value *obj, const char *key,
-                              const mk_gltf_path *path, char **out)
+mk_status mk_gltf_json_string_value(mk_gltf_ctx *c, const mk_gltf_json_value *v,
+                                    const char *key, const mk_gltf_path *path, char **out)
 {
-    const mk_gltf_json_value *v = mk_gltf_json_get(c->json, obj, key);
     *out = NULL;
     if (!v)
         return MK_OK;
