@@ -5,8 +5,9 @@
 
 #include "gltf_internal.h"
 
-static const char *const type_names[MK_GLTF_TYPE_COUNT] = {"SCALAR", "VEC2", "VEC3", "VEC4",
-                                                           "MAT2",   "MAT3", "MAT4"};
+static const mk_gltf_json_key type_names[MK_GLTF_TYPE_COUNT] = {
+    MK_GLTF_KEY("SCALAR"), MK_GLTF_KEY("VEC2"), MK_GLTF_KEY("VEC3"), MK_GLTF_KEY("VEC4"),
+    MK_GLTF_KEY("MAT2"),   MK_GLTF_KEY("MAT3"), MK_GLTF_KEY("MAT4")};
 
 uint32_t mk_gltf_type_components(mk_gltf_type type)
 {
@@ -16,7 +17,7 @@ uint32_t mk_gltf_type_components(mk_gltf_type type)
 
 const char *mk_gltf_type_name(mk_gltf_type type)
 {
-    return (unsigned)type < MK_GLTF_TYPE_COUNT ? type_names[type] : "?";
+    return (unsigned)type < MK_GLTF_TYPE_COUNT ? type_names[type].s : "?";
 }
 
 uint32_t mk_gltf_component_size(mk_gltf_component_type type)
@@ -94,7 +95,7 @@ static mk_status parse_type(mk_gltf_ctx *c, const mk_gltf_json_value *t,
     if (!mk_gltf_json_is(t, MK_GLTF_JSON_STRING))
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "missing required string 'type'");
     for (int i = 0; i < MK_GLTF_TYPE_COUNT; i++) {
-        if (mk_gltf_json_string_is(c->json, t, type_names[i])) {
+        if (mk_gltf_json_string_is_n(c->json, t, type_names[i].s, type_names[i].n)) {
             *out = (mk_gltf_type)i;
             return MK_OK;
         }

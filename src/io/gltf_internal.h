@@ -125,7 +125,13 @@ void mk_gltf_json_pick(const mk_gltf_json *doc, const mk_gltf_json_value *obj,
                        const mk_gltf_json_key *keys, uint32_t count,
                        const mk_gltf_json_value **out);
 /* Whether string v decodes to exactly s (s shorter than 256 bytes). */
-bool mk_gltf_json_string_is(const mk_gltf_json *doc, const mk_gltf_json_value *v, const char *s);
+bool mk_gltf_json_string_is_n(const mk_gltf_json *doc, const mk_gltf_json_value *v, const char *s,
+                              size_t n);
+static inline bool mk_gltf_json_string_is(const mk_gltf_json *doc, const mk_gltf_json_value *v,
+                                          const char *s)
+{
+    return mk_gltf_json_string_is_n(doc, v, s, strlen(s)); /* a literal's length is known */
+}
 /* Decodes string v (escapes, \u as UTF-8) into out, cut to cap - 1 bytes
  * and NUL-terminated; returns the decoded length before cutting. */
 size_t mk_gltf_json_string_copy(const mk_gltf_json *doc, const mk_gltf_json_value *v, char *out,

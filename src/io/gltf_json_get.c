@@ -128,6 +128,35 @@ size_t mk_gltf_json_string_copy(const mk_gltf_json *doc, const mk_gltf_json_valu
     return decode_string(p, end, out, cap);
 }
 
+/* a[0, n) equals b[0, n): keys are short, so in at most two overlapping
+ * words where n allows (no call), byte by byte below 4. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t x0, y0, x1, y1;
+        memcpy(&x0, a, 8);
+        memcpy(&y0, b, 8);
+        memcpy(&x1, a + n - 8, 8);
+        memcpy(&y1, b + n - 8, 8);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+    if (n >= 4 && n < 8) {
+        uint32_t x0, y0, x1, y1;
+        memcpy(&x0, a, 4);
+        memcpy(&y0, b, 4);
+        memcpy(&x1, a + n - 4, 4);
+        memcpy(&y1, b + n - 4, 4);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+    if (n < 4) {
+        for (size_t i = 0; i < n; i++)
+            if (a[i] != b[i])
+                return false;
+        return true;
+    }
+    return memcmp(a, b, n) == 0;
+}
+
 /* String v, which has escapes, decodes to s[0, n) (n < 256). */
 static bool escaped_equals(const mk_gltf_json *doc, const mk_gltf_json_value *v, const char *s,
                            size_t n)
@@ -146,18 +175,13 @@ static inline bool string_equals(const mk_gltf_json *doc, const mk_gltf_json_val
 {
     if (v->escaped)
         return escaped_equals(doc, v, s, n);
-    const char *p = doc->text + v->start;
-    if (v->end - v->start != n || p[0] != s[0])
-        return false;
-    for (size_t i = 1; i < n; i++) /* keys are short: no call */
-        if (p[i] != s[i])
-            return false;
-    return true;
+    return v->end - v->start == n && same_bytes(doc->text + v->start, s, n);
 }
 
-bool mk_gltf_json_string_is(const mk_gltf_json *doc, const mk_gltf_json_value *v, const char *s)
+bool mk_gltf_json_string_is_n(const mk_gltf_json *doc, const mk_gltf_json_value *v, const char *s,
+                              size_t n)
 {
-    return mk_gltf_json_is(v, MK_GLTF_JSON_STRING) && string_equals(doc, v, s, strlen(s));
+    return mk_gltf_json_is(v, MK_GLTF_JSON_STRING) && string_equals(doc, v, s, n);
 }
 
 const mk_gltf_json_value *mk_gltf_json_get_n(const mk_gltf_json *doc,
@@ -171,7 +195,7 @@ const mk_gltf_json_value *mk_gltf_json_get_n(const mk_gltf_json *doc,
     MK_GLTF_JSON_EACH (doc, k, obj) {
         if (k->escaped ? escaped_equals(doc, k, key, n)
                        : k->tag == tag && k->end - k->start == n &&
-                             memcmp(doc->text + k->start, key, n) == 0)
+                             same_bytes(doc->text + k->start, key, n))
             return k + 1; /* the value follows its key */
     }
     return NULL;
@@ -195,7 +219,7 @@ void mk_gltf_json_pick(const mk_gltf_json *doc, const mk_gltf_json_value *obj,
             const bool match =
                 k->escaped ? escaped_equals(doc, k, keys[j].s, keys[j].n)
                            : k->tag == tags[j] && k->end - k->start == keys[j].n &&
-                                 memcmp(doc->text + k->start, keys[j].s, keys[j].n) == 0;
+                                 same_bytes(doc->text + k->start, keys[j].s, keys[j].n);
             if (match) {
                 if (!out[j])
                     out[j] = k + 1;

@@ -398,18 +398,29 @@ static void read_sparse3(const mk_gltf *g, const mk_gltf_accessor *a, float scal
     const uint8_t *idx = g->buffer_views[sp->indices_buffer_view].data + sp->indices_byte_offset;
     const uint8_t *val = g->buffer_views[sp->values_buffer_view].data + sp->values_byte_offset;
     const size_t isize = mk_gltf_component_size(sp->indices_component_type);
-    const bool bytes = a->component_type == MK_GLTF_BYTE;
     memset(out, 0, (size_t)a->count * 3 * sizeof(float));
-    for (uint32_t k = 0; k < sp->count; k++) {
-        const uint8_t *ip = idx + (size_t)k * isize;
-        const uint32_t i = isize == 1 ? ip[0] : isize == 2 ? (uint32_t)(ip[0] | ip[1] << 8)
-                                                           : (uint32_t)ip[0] | (uint32_t)ip[1] << 8 |
-                                                                 (uint32_t)ip[2] << 16 | (uint32_t)ip[3] << 24;
-        float *o = out + 3 * (size_t)i;
-        for (int c = 0; c < 3; c++) {
-            const uint8_t *vp = val + (size_t)k * (bytes ? 3 : 6) + (bytes ? c : 2 * c);
-            const float v = bytes ? (float)(int8_t)vp[0] : (float)(int16_t)(uint16_t)(vp[0] | vp[1] << 8);
-            o[c] = v * scale;
+    uint32_t chunk[256]; /* indices a chunk at a time: one loop per type */
+    for (uint32_t at = 0; at < sp->count; at += 256) {
+        const uint32_t n = sp->count - at < 256 ? sp->count - at : 256;
+        mk_gltf_read_uindices(idx + at * isize, isize, sp->indices_component_type, n, chunk);
+        if (a->component_type == MK_GLTF_BYTE) {
+            const int8_t *v = (const int8_t *)(val + (size_t)at * 3);
+            for (uint32_t k = 0; k < n; k++) {
+                float *o = out + 3 * (size_t)chunk[k];
+                o[0] = (float)v[3 * k] * scale;
+                o[1] = (float)v[3 * k + 1] * scale;
+                o[2] = (float)v[3 * k + 2] * scale;
+            }
+        } else {
+            const uint8_t *v = val + (size_t)at * 6;
+            for (uint32_t k = 0; k < n; k++) {
+                int16_t e[3];
+                memcpy(e, v + 6 * (size_t)k, sizeof e); /* little-endian host, as glTF */
+                float *o = out + 3 * (size_t)chunk[k];
+                o[0] = (float)e[0] * scale;
+                o[1] = (float)e[1] * scale;
+                o[2] = (float)e[2] * scale;
+            }
         }
     }
 }
@@ -594,19 +605,36 @@ static mk_status read_indices(mk_pack_reader *r, const packed *p, const mk_alloc
 /* The pack's texture coordinates (normalized UNSIGNED_SHORT VEC2, dense)
  * as the glTF reader converts them, c / 65535, in one loop; false for any
  * other form (then the glTF reader's path). */
-static bool read_texcoords_unorm16(const mk_gltf *g, uint32_t accessor, float *out, size_t n2)
+/* Texture coordinates as OBJ has them (v up; glTF's v runs down): the
+ * pack's UNSIGNED_SHORT normalized ones in one loop the compiler
+ * vectorizes, any other form through the glTF reader. */
+MK_AVX2_CLONE static void unorm16_to_texcoords(float *restrict out, const uint8_t *restrict in,
+                                               size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        uint16_t uv[2];
+        memcpy(uv, in + 4 * i, sizeof uv); /* little-endian host, as glTF */
+        out[2 * i] = (float)uv[0] / 65535.0f;
+        out[2 * i + 1] = 1.0f - (float)uv[1] / 65535.0f;
+    }
+}
+
+static mk_status read_texcoords(mk_pack_reader *r, const mk_gltf *g, uint32_t accessor,
+                                float *out, size_t n2)
 {
     const mk_gltf_accessor *a = &g->accessors[accessor];
     const uint8_t *base = mk_gltf_accessor_base(g, a);
-    if (!base || a->sparse.count || a->component_type != MK_GLTF_UNSIGNED_SHORT ||
-        !a->normalized || a->components != 2 || (size_t)a->count * 2 > n2)
-        return false;
-    for (size_t i = 0; i < a->count; i++) {
-        const uint8_t *p = base + i * a->stride;
-        out[2 * i] = (float)(uint16_t)(p[0] | p[1] << 8) / 65535.0f;
-        out[2 * i + 1] = (float)(uint16_t)(p[2] | p[3] << 8) / 65535.0f;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (base && !a->sparse.count && a->component_type == MK_GLTF_UNSIGNED_SHORT &&
+        a->normalized && a->components == 2 && a->stride == 4 && (size_t)a->count * 2 <= n2) {
+        unorm16_to_texcoords(out, base, a->count);
+        return MK_OK;
     }
-    return true;
+#endif
+    mk_status s = mk_gltf_accessor_read_float(g, accessor, out, n2, r->err);
+    for (size_t i = 1; s == MK_OK && i < n2; i += 2)
+        out[i] = 1.0f - out[i];
+    return s;
 }
 
 /* The per-frame loops of read_frames, branch-free over restrict arrays so
@@ -627,6 +655,17 @@ MK_AVX2_CLONE static void place_on_grid(float *restrict o, const float *restrict
         o[i] = mk_pack_dequantize(t0, s0, a[i] + b[i]);
         o[i + 1] = mk_pack_dequantize(t1, s1, a[i + 1] + b[i + 1]);
         o[i + 2] = mk_pack_dequantize(t2, s2, a[i + 2] + b[i + 2]);
+    }
+}
+
+MK_AVX2_CLONE static void place_on_grid_in_place(float *restrict o, size_t n3, const float *t,
+                                                 const float *s)
+{
+    const float t0 = t[0], t1 = t[1], t2 = t[2], s0 = s[0], s1 = s[1], s2 = s[2];
+    for (size_t i = 0; i < n3; i += 3) {
+        o[i] = mk_pack_dequantize(t0, s0, o[i]);
+        o[i + 1] = mk_pack_dequantize(t1, s1, o[i + 1]);
+        o[i + 2] = mk_pack_dequantize(t2, s2, o[i + 2]);
     }
 }
 
@@ -653,9 +692,8 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
         return st;
     if (nbase && (st = read_attr(r, g, pr->normal, nbase, n3)) != MK_OK)
         return st;
-    if (s->texcoords && !read_texcoords_unorm16(g, pr->texcoord0, s->texcoords, 2 * (size_t)p->vertices) &&
-        (st = mk_gltf_accessor_read_float(g, pr->texcoord0, s->texcoords, 2 * (size_t)p->vertices,
-                                          r->err)) != MK_OK)
+    if (s->texcoords &&
+        (st = read_texcoords(r, g, pr->texcoord0, s->texcoords, 2 * (size_t)p->vertices)) != MK_OK)
         return st;
     if ((st = read_indices(r, p, &u->allocator, s->indices, s->index_count)) != MK_OK)
         return st;
@@ -672,8 +710,6 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     } else {
         p->new_of_old = NULL;
     }
-    for (size_t i = 1; s->texcoords && i < 2 * (size_t)p->vertices; i += 2)
-        s->texcoords[i] = 1.0f - s->texcoords[i]; /* glTF's v runs down, OBJ's up */
     memset(used, 0, (size_t)p->vertices * sizeof(uint32_t));
     for (uint32_t i = 0; i < s->index_count; i++) /* the glTF reader checked them */
         used[s->indices[i]] = 1;
@@ -700,10 +736,16 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
                 return st;
             }
             const float *bs = attr ? nbase : base;
+            const float *first = NULL; /* the target's first frame: later ones copy it */
             for (uint32_t f = 0; f < p->frames; f++) {
                 if (p->frame_target[f] != t)
                     continue;
                 float *o = attr ? mk_frame_set_normals_to_fill(s, f) : mk_frame_set_positions_to_fill(s, f);
+                if (first) {
+                    memcpy(o, first, n3 * sizeof(float));
+                    continue;
+                }
+                first = o;
                 if (!attr && p->transform) {
                     /* quantized positions are placed by the node (pack.h) */
                     place_on_grid(o, bs, delta, n3, p->translation, p->scale);
@@ -719,11 +761,7 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
         }
     }
     if (p->transform)
-        for (size_t i = 0; i < n3; i += 3) {
-            base[i] = mk_pack_dequantize(p->translation[0], p->scale[0], base[i]);
-            base[i + 1] = mk_pack_dequantize(p->translation[1], p->scale[1], base[i + 1]);
-            base[i + 2] = mk_pack_dequantize(p->translation[2], p->scale[2], base[i + 2]);
-        }
+        place_on_grid_in_place(base, n3, p->translation, p->scale);
     if (unit_normals)
         mk_pack_normalize_all(nbase, delta + n3, p->vertices);
     for (uint32_t f = 0; f < p->frames; f++)
