@@ -49,19 +49,21 @@ mk_status mk_gltf_parse_buffer_views(mk_gltf_ctx *c, const mk_gltf_json_value *r
     if (!g->buffer_views)
         return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, MK_GLTF_PATH("bufferViews"), "out of memory");
     g->buffer_view_count = count;
+    enum { BUFFER, OFFSET, LENGTH, STRIDE, TARGET, NAME, KEYS };
+    static const mk_gltf_json_key keys[KEYS] = {
+        MK_GLTF_KEY("buffer"),     MK_GLTF_KEY("byteOffset"), MK_GLTF_KEY("byteLength"),
+        MK_GLTF_KEY("byteStride"), MK_GLTF_KEY("target"),     MK_GLTF_KEY("name")};
+    mk_gltf_json_key_set set;
+    mk_gltf_json_key_set_init(&set, keys, KEYS);
     uint32_t i = 0;
     MK_GLTF_JSON_EACH (c->json, item, arr) {
         const mk_gltf_path path_node = {NULL, "bufferViews", i}, *path = &path_node;
         mk_gltf_buffer_view *v = &g->buffer_views[i++];
         size_t end;
-        enum { BUFFER, OFFSET, LENGTH, STRIDE, TARGET, NAME, KEYS };
-        static const mk_gltf_json_key keys[KEYS] = {
-            MK_GLTF_KEY("buffer"),     MK_GLTF_KEY("byteOffset"), MK_GLTF_KEY("byteLength"),
-            MK_GLTF_KEY("byteStride"), MK_GLTF_KEY("target"),     MK_GLTF_KEY("name")};
         const mk_gltf_json_value *m[KEYS];
         if ((s = mk_gltf_json_object(c, item, path)) != MK_OK)
             return s;
-        mk_gltf_json_pick(c->json, item, keys, KEYS, m);
+        mk_gltf_json_pick(c->json, item, &set, m);
         if ((s = mk_gltf_json_index_value(c, m[BUFFER], "buffer", path, true, g->buffer_count,
                                           "buffers", &v->buffer)) != MK_OK ||
             (s = mk_gltf_json_size_value(c, m[OFFSET], "byteOffset", path, false,
@@ -205,23 +207,25 @@ static mk_status parse_sparse(mk_gltf_ctx *c, const mk_gltf_json_value *sp,
     return MK_OK;
 }
 
+/* An accessor's members, found in one pass (a file has thousands). */
+enum { VIEW, OFFSET, COMPONENT, COUNT, TYPE, NAME, NORMALIZED, MIN, MAX, SPARSE, ACCESSOR_KEYS };
+static const mk_gltf_json_key accessor_keys[ACCESSOR_KEYS] = {
+    MK_GLTF_KEY("bufferView"), MK_GLTF_KEY("byteOffset"), MK_GLTF_KEY("componentType"),
+    MK_GLTF_KEY("count"),      MK_GLTF_KEY("type"),       MK_GLTF_KEY("name"),
+    MK_GLTF_KEY("normalized"), MK_GLTF_KEY("min"),        MK_GLTF_KEY("max"),
+    MK_GLTF_KEY("sparse")};
+
 static mk_status parse_accessor(mk_gltf_ctx *c, const mk_gltf_json_value *item,
-                                const mk_gltf_path *path, mk_gltf_accessor *a)
+                                const mk_gltf_path *path, const mk_gltf_json_key_set *set,
+                                mk_gltf_accessor *a)
 {
     const mk_gltf *g = c->g;
     uint32_t ct = 0;
     mk_status s;
-    /* one pass over the members: a file has thousands of accessors */
-    enum { VIEW, OFFSET, COMPONENT, COUNT, TYPE, NAME, NORMALIZED, MIN, MAX, SPARSE, KEYS };
-    static const mk_gltf_json_key keys[KEYS] = {
-        MK_GLTF_KEY("bufferView"), MK_GLTF_KEY("byteOffset"), MK_GLTF_KEY("componentType"),
-        MK_GLTF_KEY("count"),      MK_GLTF_KEY("type"),       MK_GLTF_KEY("name"),
-        MK_GLTF_KEY("normalized"), MK_GLTF_KEY("min"),        MK_GLTF_KEY("max"),
-        MK_GLTF_KEY("sparse")};
-    const mk_gltf_json_value *m[KEYS];
+    const mk_gltf_json_value *m[ACCESSOR_KEYS];
     if ((s = mk_gltf_json_object(c, item, path)) != MK_OK)
         return s;
-    mk_gltf_json_pick(c->json, item, keys, KEYS, m);
+    mk_gltf_json_pick(c->json, item, set, m);
     if ((s = mk_gltf_json_index_value(c, m[VIEW], "bufferView", path, false, g->buffer_view_count,
                                       "bufferViews", &a->buffer_view)) != MK_OK ||
         (s = mk_gltf_json_size_value(c, m[OFFSET], "byteOffset", path, false, &a->byte_offset)) !=
@@ -293,10 +297,12 @@ mk_status mk_gltf_parse_accessors(mk_gltf_ctx *c, const mk_gltf_json_value *root
     if (!g->accessors)
         return mk_gltf_fail(c, MK_ERR_OUT_OF_MEMORY, MK_GLTF_PATH("accessors"), "out of memory");
     g->accessor_count = count;
+    mk_gltf_json_key_set set;
+    mk_gltf_json_key_set_init(&set, accessor_keys, ACCESSOR_KEYS);
     uint32_t i = 0;
     MK_GLTF_JSON_EACH (c->json, item, arr) {
         const mk_gltf_path path = {NULL, "accessors", i};
-        if ((s = parse_accessor(c, item, &path, &g->accessors[i++])) != MK_OK)
+        if ((s = parse_accessor(c, item, &path, &set, &g->accessors[i++])) != MK_OK)
             return s;
     }
     return MK_OK;

@@ -118,12 +118,22 @@ typedef struct mk_gltf_json_key {
     uint32_t n; /* strlen(s), below 256 */
 } mk_gltf_json_key;
 #define MK_GLTF_KEY(literal) {literal, sizeof(literal) - 1}
-/* Several members of obj in one pass over it: out[j] is the value of
- * keys[j] as mk_gltf_json_get finds it (the first of repeated keys; NULL
- * when absent or obj is not an object). count is at most 16. */
+/* Up to 16 keys, with a table that finds one by a member's tag. */
+typedef struct mk_gltf_json_key_set {
+    const mk_gltf_json_key *keys;
+    uint32_t count;
+    uint16_t tags[16];
+    uint8_t slot[64]; /* by tag hash: key index + 1; 0: free */
+} mk_gltf_json_key_set;
+void mk_gltf_json_key_set_init(mk_gltf_json_key_set *set, const mk_gltf_json_key *keys,
+                               uint32_t count);
+/* Several members of obj in one pass over it: out[j] (set->count values)
+ * is the value of key j as mk_gltf_json_get finds it (the first of
+ * repeated keys; NULL when absent or obj is not an object). For the
+ * objects of an array: the set is made once, each member found by its tag
+ * in one or two steps. */
 void mk_gltf_json_pick(const mk_gltf_json *doc, const mk_gltf_json_value *obj,
-                       const mk_gltf_json_key *keys, uint32_t count,
-                       const mk_gltf_json_value **out);
+                       const mk_gltf_json_key_set *set, const mk_gltf_json_value **out);
 /* Whether string v decodes to exactly s (s shorter than 256 bytes). */
 bool mk_gltf_json_string_is_n(const mk_gltf_json *doc, const mk_gltf_json_value *v, const char *s,
                               size_t n);

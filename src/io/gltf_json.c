@@ -42,7 +42,8 @@ static inline char at(const parser *p, uint32_t i)
 
 static inline uint32_t skip_space(const parser *p, uint32_t i)
 {
-    while (i < p->n && (kind[(unsigned char)p->t[i]] & K_SPACE))
+    /* a blank is at most ' ': most bytes fail the first test (minified JSON) */
+    while (i < p->n && (unsigned char)p->t[i] <= ' ' && (kind[(unsigned char)p->t[i]] & K_SPACE))
         i++;
     return i;
 }
@@ -70,12 +71,7 @@ static inline mk_gltf_json_value *add(parser *p, mk_gltf_json_type type, uint32_
     if (p->count == p->cap && !grow(p))
         return NULL;
     mk_gltf_json_value *e = &p->v[p->count++];
-    e->type = (uint8_t)type;
-    e->escaped = 0;
-    e->tag = 0;
-    e->start = e->end = start;
-    e->size = 0;
-    e->next = p->count;
+    *e = (mk_gltf_json_value){(uint8_t)type, 0, 0, start, start, 0, p->count};
     return e;
 }
 

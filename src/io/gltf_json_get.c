@@ -201,31 +201,53 @@ const mk_gltf_json_value *mk_gltf_json_get_n(const mk_gltf_json *doc,
     return NULL;
 }
 
-void mk_gltf_json_pick(const mk_gltf_json *doc, const mk_gltf_json_value *obj,
-                       const mk_gltf_json_key *keys, uint32_t count,
-                       const mk_gltf_json_value **out)
+static inline uint32_t tag_slot(uint16_t tag)
+{
+    return (uint32_t)(tag * 40503u) >> 10 & 63; /* 40503: 2^16 / golden ratio */
+}
+
+void mk_gltf_json_key_set_init(mk_gltf_json_key_set *set, const mk_gltf_json_key *keys,
+                               uint32_t count)
 {
     assert(count <= 16);
-    uint16_t tags[16];
+    set->keys = keys;
+    set->count = count;
+    memset(set->slot, 0, sizeof set->slot);
     for (uint32_t j = 0; j < count; j++) {
-        out[j] = NULL;
-        tags[j] = mk_gltf_json_tag(keys[j].s, keys[j].n);
+        set->tags[j] = mk_gltf_json_tag(keys[j].s, keys[j].n);
+        uint32_t h = tag_slot(set->tags[j]);
+        while (set->slot[h])
+            h = (h + 1) & 63;
+        set->slot[h] = (uint8_t)(j + 1);
     }
+}
+
+void mk_gltf_json_pick(const mk_gltf_json *doc, const mk_gltf_json_value *obj,
+                       const mk_gltf_json_key_set *set, const mk_gltf_json_value **out)
+{
+    for (uint32_t j = 0; j < set->count; j++)
+        out[j] = NULL;
     if (!mk_gltf_json_is(obj, MK_GLTF_JSON_OBJECT))
         return;
     const mk_gltf_json_value *k;
     MK_GLTF_JSON_EACH (doc, k, obj) {
-        for (uint32_t j = 0; j < count; j++) {
-            const bool match =
-                k->escaped ? escaped_equals(doc, k, keys[j].s, keys[j].n)
-                           : k->tag == tags[j] && k->end - k->start == keys[j].n &&
-                                 same_bytes(doc->text + k->start, keys[j].s, keys[j].n);
-            if (match) {
-                if (!out[j])
-                    out[j] = k + 1;
-                break;
+        uint32_t j = MK_NONE;
+        if (k->escaped) { /* rare: each key in turn */
+            for (uint32_t i = 0; i < set->count && j == MK_NONE; i++)
+                if (escaped_equals(doc, k, set->keys[i].s, set->keys[i].n))
+                    j = i;
+        } else {
+            for (uint32_t h = tag_slot(k->tag); set->slot[h]; h = (h + 1) & 63) {
+                const uint32_t i = set->slot[h] - 1u;
+                if (set->tags[i] == k->tag && k->end - k->start == set->keys[i].n &&
+                    same_bytes(doc->text + k->start, set->keys[i].s, set->keys[i].n)) {
+                    j = i;
+                    break;
+                }
             }
         }
+        if (j != MK_NONE && !out[j])
+            out[j] = k + 1;
     }
 }
 
@@ -287,6 +309,19 @@ static mk_status json_integer(mk_gltf_ctx *c, const mk_gltf_json_value *v,
     if (!mk_gltf_json_is(v, MK_GLTF_JSON_NUMBER))
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s must be a non-negative integer, not %s", key,
                             mk_gltf_json_kind(v));
+    /* Most are plain digits (the tokenizer let no leading zero through):
+     * up to 9 of them are the integer itself */
+    const char *p = c->json->text + v->start;
+    const uint32_t n = v->end - v->start;
+    if (n <= 9) {
+        uint32_t x = 0, i = 0;
+        while (i < n && p[i] >= '0' && p[i] <= '9')
+            x = x * 10 + (uint32_t)(p[i++] - '0');
+        if (i == n && (double)x < limit) {
+            *out = (double)x;
+            return MK_OK;
+        }
+    }
     /* Through the double: "3.0" and "1e2" are integers, and anything at or
      * above limit (even 1e400) is a range error, not a parse error. */
     double d = mk_gltf_json_double(c->json, v);

@@ -22,6 +22,27 @@ mk_status mk_pack_bad(mk_pack_reader *r, const char *path, uint32_t index, const
                         index, what);
 }
 
+/* "name[index]" into out (64 bytes): the path of an element, made for
+ * every element read, so without snprintf's cost. */
+static void element_path(char out[64], const char *name, uint32_t index)
+{
+    size_t n = strlen(name);
+    if (n > 48)
+        n = 48;
+    memcpy(out, name, n);
+    char digits[10];
+    int k = 0;
+    do {
+        digits[k++] = (char)('0' + index % 10);
+        index /= 10;
+    } while (index);
+    out[n++] = '[';
+    while (k)
+        out[n++] = digits[--k];
+    out[n++] = ']';
+    out[n] = '\0';
+}
+
 /* A whole number in [lo, hi]. */
 bool mk_pack_whole(mk_pack_reader *r, const mk_gltf_json_value *v, double lo, double hi, int64_t *out)
 {
@@ -137,7 +158,7 @@ mk_status mk_pack_read_files(mk_pack_reader *r, const mk_gltf_json_value *x, mk_
     uint32_t total = 0;
     MK_GLTF_JSON_EACH (r->doc, e, anims) {
         char path[64];
-        snprintf(path, sizeof path, "animations[%u]", f->animation_count);
+        element_path(path, "animations", f->animation_count);
         mk_unit_animation *an = &f->animations[f->animation_count++];
         mk_status s;
         if (!mk_gltf_json_is(e, MK_GLTF_JSON_OBJECT))
@@ -270,7 +291,7 @@ static mk_status read_clip(mk_pack_reader *r, const mk_allocator *al, const mk_g
                            mk_clip_desc *d)
 {
     char path[64];
-    snprintf(path, sizeof path, "clips[%u]", index);
+    element_path(path, "clips", index);
     mk_status s;
     if (!mk_gltf_json_is(v, MK_GLTF_JSON_OBJECT))
         return mk_pack_bad(r, path, MK_NONE, "not an object");

@@ -193,16 +193,14 @@ static mk_status read_map(mk_pack_reader *r, const packed *p, uint32_t acc, uint
 }
 
 /* Version 3's maps told by the base pose (pack_order.c): extras.morphkit.
- * <key>_order is true (the classes in order) or the accessor of their
+ * <key>_order (name) is true (the classes in order) or the accessor of their
  * permutation. A `v` map gives each vertex the `v` of its class (out: n
  * entries), a `vn` map each `vn` the first vertex of its class (by_first;
  * out: count entries). *told: the member was there. */
 static mk_status read_order(mk_pack_reader *r, packed *p, const mk_allocator *al, const char *key,
-                            uint32_t attribute, uint32_t count, bool by_first, uint32_t *out,
-                            bool *told)
+                            const char *name, uint32_t attribute, uint32_t count, bool by_first,
+                            uint32_t *out, bool *told)
 {
-    char name[16];
-    snprintf(name, sizeof name, "%s_order", key);
     const mk_gltf_json_value *v = mk_gltf_json_get(r->doc, p->x, name);
     *told = v != NULL;
     if (!v)
@@ -262,8 +260,8 @@ static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t
     if (!(u->source_index = mk_alloc(al, (size_t)n * sizeof(uint32_t))))
         return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
     bool told;
-    if ((s = read_order(r, p, al, "obj_v", p->prim->position, u->position_count, false,
-                        u->source_index, &told)) != MK_OK ||
+    if ((s = read_order(r, p, al, "obj_v", "obj_v_order", p->prim->position, u->position_count,
+                        false, u->source_index, &told)) != MK_OK ||
         (s = map_accessor(r, p, "obj_v", n, &acc)) != MK_OK)
         return s;
     if (told) {
@@ -298,8 +296,8 @@ static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t
         return MK_OK;
     if (!(u->normal_vertex = mk_alloc(al, (size_t)u->normal_count * sizeof(uint32_t))))
         return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
-    if ((s = read_order(r, p, al, "obj_vn", p->prim->normal, u->normal_count, true,
-                        u->normal_vertex, &told)) != MK_OK)
+    if ((s = read_order(r, p, al, "obj_vn", "obj_vn_order", p->prim->normal, u->normal_count,
+                        true, u->normal_vertex, &told)) != MK_OK)
         return s;
     if (told)
         return MK_OK;
