@@ -1434,6 +1434,49 @@ static void test_malformed_extras(void)
         {"\"unit\":\"pack_bad\"", "\"unit\":\"a\\u0000b\"", MK_ERR_PARSE, "NUL"},
     };
     check_bad_cases(data, size, cases, sizeof cases / sizeof cases[0]);
+    /* The reader checks the frames for inf and NaN only where they could
+     * hold any: the wing's default form is all 8- and 16-bit integers, on a
+     * grid whose step is checked instead (this one overflows); float data
+     * is always checked. The error names the file. */
+    mk_unit *wing_unit = load(MK_TEST_SOURCE_DIR "/assets/demo/wing");
+    void *idata = NULL;
+    size_t isize = 0;
+    CHECK(wing_unit && mk_unit_pack(wing_unit, NULL, NULL, &idata, &isize, NULL, NULL, &e) == MK_OK);
+    static const bad_case huge_step[] = {
+        {"\"scale\":[", "\"scale\":[3e38,3e38,3e38],\"x\":[", MK_ERR_RANGE, "is not finite"},
+    };
+    if (idata)
+        check_bad_cases(idata, isize, huge_step, 1);
+    mk_free(NULL, idata, isize);
+    mk_unit_destroy(wing_unit);
+    static const mk_pack_options plain = {.plain = true};
+    void *fdata = NULL;
+    size_t fsize = 0;
+    CHECK(mk_unit_pack(u, &plain, NULL, &fdata, &fsize, NULL, NULL, &e) == MK_OK);
+    static const bad_case floats[] = {
+        {"\"mesh\":0", "\"mesh\":0,\"scale\":[3e38,3e38,3e38]", MK_ERR_RANGE, "is not finite"},
+    };
+    if (fdata) {
+        check_bad_cases(fdata, fsize, floats, 1);
+        /* a NaN in the binary chunk, where the first vertex's x is */
+        uint8_t *b = fdata;
+        const size_t bin = 20 + ((size_t)b[12] | (size_t)b[13] << 8 | (size_t)b[14] << 16) + 8;
+        const float x = mk_frame_set_positions(u->frames, 0)[0];
+        size_t at = bin;
+        while (at + 4 <= fsize && memcmp(b + at, &x, 4) != 0)
+            at += 4;
+        CHECK(at + 4 <= fsize);
+        if (at + 4 <= fsize) {
+            const uint32_t nan_bits = 0x7FC00000u;
+            memcpy(b + at, &nan_bits, 4);
+            mk_unit *bad = NULL;
+            CHECK_EQ_INT(mk_unit_parse_packed(fdata, fsize, "nan.glb", NULL, &bad, &e), MK_ERR_RANGE);
+            CHECK_CONTAINS(e.message, "is not finite");
+            CHECK_EQ_INT(strcmp(e.file, "nan.glb"), 0);
+            CHECK(bad == NULL);
+        }
+    }
+    mk_free(NULL, fdata, fsize);
     /* explicit `v` / `vn` maps (a version 2 file of the wing) */
     static const bad_case maps[] = {
         {"\"position_count\":64", "\"position_count\":65", MK_ERR_MISMATCH, "obj_v has no vertex for `v` 65"},

@@ -86,8 +86,10 @@ static void advise_huge_pages(void *p, size_t size)
 }
 
 /* Reads up to n bytes, stopping early only at the end of the file; -1 on
- * error (errno set). */
-static ptrdiff_t read_all(int fd, char *buf, size_t n)
+ * error (errno set). A read of a regular file that returns less than asked
+ * has met its end, so once `expected` bytes have come that way the read
+ * that would return 0 is not made (a small file takes one read, not two). */
+static ptrdiff_t read_all(int fd, char *buf, size_t n, size_t expected)
 {
     size_t got = 0;
     while (got < n) {
@@ -99,6 +101,8 @@ static ptrdiff_t read_all(int fd, char *buf, size_t n)
         if (r == 0)
             break;
         got += (size_t)r;
+        if (got == expected && got < n)
+            break;
     }
     return (ptrdiff_t)got;
 }
@@ -142,7 +146,7 @@ static mk_status default_read(const char *path, const mk_allocator *a, size_t ma
     advise_huge_pages(buf, n);
     /* One byte more than expected tells a file that grew from one that did
      * not; either change is reported rather than read half. */
-    ptrdiff_t got = read_all(fd, buf, n + 1);
+    ptrdiff_t got = read_all(fd, buf, n + 1, n);
     int e = errno;
     close(fd);
     if (got < 0 || (size_t)got != n) {

@@ -783,6 +783,36 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     return MK_OK;
 }
 
+/* An attribute of 8- or 16-bit integers (or none). */
+static bool small_integers(const mk_gltf *g, uint32_t accessor)
+{
+    return accessor == MK_NONE || mk_gltf_component_size(g->accessors[accessor].component_type) <= 2;
+}
+
+/* Whether the frames read are finite without looking: every attribute and
+ * delta is of 8- or 16-bit integers (a position at most 2^17 grid steps
+ * from the origin with its delta) and the node's origin is below 1e8 and
+ * its step below 100, so no sum, no product and no flat normal's cross
+ * product overflows; normals are normalized. The glTF reader checked the
+ * indices against the vertex count: the frame set's check would find
+ * nothing (it reads every float of every frame). */
+static bool surely_finite(const packed *p)
+{
+    const mk_gltf *g = p->g;
+    const mk_gltf_primitive *pr = p->prim;
+    if (!small_integers(g, pr->position) || !small_integers(g, pr->normal) ||
+        !small_integers(g, pr->texcoord0))
+        return false;
+    for (uint32_t t = 0; t < p->targets; t++)
+        if (!small_integers(g, pr->targets[t].position) ||
+            !small_integers(g, pr->targets[t].normal))
+            return false;
+    for (int c = 0; c < 3; c++)
+        if (!(fabsf(p->translation[c]) < 1e8f && fabsf(p->scale[c]) < 100.0f))
+            return false;
+    return true;
+}
+
 static bool is_accessor(const mk_gltf *g, uint32_t a, mk_gltf_type type, uint32_t count)
 {
     return a != MK_NONE && g->accessors[a].type == type && g->accessors[a].count == count;
@@ -923,8 +953,11 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
         s = read_maps(r, u, &p, (uint32_t *)scratch);
     if (s == MK_OK && p.new_of_old) /* the maps were read in the file's order */
         mk_renumber_maps(u, p.new_of_old, used);
-    if (s == MK_OK)
-        s = mk_frame_set_validate(u->frames, r->err);
+    if (s == MK_OK && !surely_finite(&p)) {
+        mk_error fe; /* its message, with this file's name */
+        if ((s = mk_frame_set_validate(u->frames, &fe)) != MK_OK)
+            s = mk_error_set(r->err, s, r->file, 0, "%s", fe.message);
+    }
     mk_free(al, scratch, scratch_size * sizeof(float));
     mk_free(al, used, (size_t)p.vertices * sizeof(uint32_t));
     mk_free(al, new_of_old, (size_t)p.vertices * sizeof(uint32_t));
