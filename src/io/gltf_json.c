@@ -35,15 +35,17 @@ typedef struct parser {
 
 /* The byte at i; a NUL past the end (a NUL ends the text: the document
  * must be whole before it). */
-static inline char at(const parser *p, uint32_t i)
+static inline char at(const char *t, uint32_t n, uint32_t i)
 {
-    return i < p->n ? p->t[i] : '\0';
+    return i < n ? t[i] : '\0';
 }
 
-static inline uint32_t skip_space(const parser *p, uint32_t i)
+/* (The text and its length are passed, not the parser: stores to the
+ * values could alias its fields, and would reload them at every byte.) */
+static inline uint32_t skip_space(const char *t, uint32_t n, uint32_t i)
 {
     /* a blank is at most ' ': most bytes fail the first test (minified JSON) */
-    while (i < p->n && (unsigned char)p->t[i] <= ' ' && (kind[(unsigned char)p->t[i]] & K_SPACE))
+    while (i < n && (unsigned char)t[i] <= ' ' && (kind[(unsigned char)t[i]] & K_SPACE))
         i++;
     return i;
 }
@@ -122,10 +124,10 @@ static bool scan_string(const parser *p, uint32_t i, uint32_t *end, bool *escape
         }
         /* a backslash at q */
         *escaped = true;
-        char e = at(p, q + 1);
+        char e = at(t, n, q + 1);
         if (e == 'u') {
             for (uint32_t k = q + 2; k < q + 6; k++)
-                if (!is_hex(at(p, k)))
+                if (!is_hex(at(t, n, k)))
                     return false;
             q += 6;
         } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' ||
@@ -143,14 +145,15 @@ static bool scan_string(const parser *p, uint32_t i, uint32_t *end, bool *escape
 static bool scan_scalar(const parser *p, uint32_t i, mk_gltf_json_type *type, uint32_t *end)
 {
     const char *t = p->t;
+    const uint32_t n = p->n;
     uint32_t e;
     if (t[i] >= '0' && t[i] <= '9') {
         /* most numbers of a glTF document are plain integers (indices,
            counts, offsets): their digits and what follows them suffice */
         e = i + 1;
-        while (t[i] != '0' && e < p->n && t[e] >= '0' && t[e] <= '9')
+        while (t[i] != '0' && e < n && t[e] >= '0' && t[e] <= '9')
             e++;
-        if (e < p->n && (kind[(unsigned char)t[e]] & K_END_SCALAR)) {
+        if (e < n && (kind[(unsigned char)t[e]] & K_END_SCALAR)) {
             *type = MK_GLTF_JSON_NUMBER;
             *end = e;
             return true;
@@ -158,25 +161,25 @@ static bool scan_scalar(const parser *p, uint32_t i, mk_gltf_json_type *type, ui
     }
     if (kind[(unsigned char)t[i]] & K_NUMBER) {
         mk_decimal d;
-        const char *stop = mk_decimal_scan(t + i, t + p->n, MK_DECIMAL_JSON, &d);
+        const char *stop = mk_decimal_scan(t + i, t + n, MK_DECIMAL_JSON, &d);
         if (!stop)
             return false;
         e = (uint32_t)(stop - t);
         *type = MK_GLTF_JSON_NUMBER;
-    } else if (p->n - i >= 4 && memcmp(t + i, "true", 4) == 0) {
+    } else if (n - i >= 4 && memcmp(t + i, "true", 4) == 0) {
         e = i + 4;
         *type = MK_GLTF_JSON_TRUE;
-    } else if (p->n - i >= 5 && memcmp(t + i, "false", 5) == 0) {
+    } else if (n - i >= 5 && memcmp(t + i, "false", 5) == 0) {
         e = i + 5;
         *type = MK_GLTF_JSON_FALSE;
-    } else if (p->n - i >= 4 && memcmp(t + i, "null", 4) == 0) {
+    } else if (n - i >= 4 && memcmp(t + i, "null", 4) == 0) {
         e = i + 4;
         *type = MK_GLTF_JSON_NULL;
     } else {
         return false;
     }
     *end = e;
-    return e < p->n && (kind[(unsigned char)t[e]] & K_END_SCALAR);
+    return e < n && (kind[(unsigned char)t[e]] & K_END_SCALAR);
 }
 
 /* The whole document. The containers still open are a stack of their
@@ -186,11 +189,12 @@ static bool scan_scalar(const parser *p, uint32_t i, mk_gltf_json_type *type, ui
 static mk_status parse(parser *p, size_t *error_offset)
 {
     uint32_t open[MK_GLTF_JSON_DEPTH], open_key[MK_GLTF_JSON_DEPTH], depth = 0;
-    uint32_t i = skip_space(p, 0);
-    const char *t = p->t;
+    const char *const t = p->t;
+    const uint32_t n = p->n;
+    uint32_t i = skip_space(t, n, 0);
     for (;;) {
         /* a value at i */
-        char c = at(p, i);
+        char c = at(t, n, i);
         mk_gltf_json_value *e;
         if (c == '{' || c == '[') {
             if (depth == MK_GLTF_JSON_DEPTH) {
@@ -201,8 +205,8 @@ static mk_status parse(parser *p, size_t *error_offset)
                 return MK_ERR_OUT_OF_MEMORY;
             open[depth] = p->count - 1;
             open_key[depth++] = MK_NONE;
-            i = skip_space(p, i + 1);
-            if (at(p, i) == (c == '{' ? '}' : ']'))
+            i = skip_space(t, n, i + 1);
+            if (at(t, n, i) == (c == '{' ? '}' : ']'))
                 goto close; /* empty */
             if (c == '[')
                 continue; /* the first element */
@@ -233,8 +237,8 @@ static mk_status parse(parser *p, size_t *error_offset)
     after_value:
         if (depth == 0) {
             /* after the document: blanks, then the end or padding NULs */
-            i = skip_space(p, i);
-            if (i < p->n && t[i] != '\0')
+            i = skip_space(t, n, i);
+            if (i < n && t[i] != '\0')
                 goto bad;
             return MK_OK;
         }
@@ -244,12 +248,12 @@ static mk_status parse(parser *p, size_t *error_offset)
                 p->v[open_key[depth - 1]].next = p->count; /* the member ends */
             else
                 top->size++;
-            i = skip_space(p, i);
-            c = at(p, i);
+            i = skip_space(t, n, i);
+            c = at(t, n, i);
             if (c == ',') {
                 uint32_t comma = i;
-                i = skip_space(p, i + 1);
-                if (at(p, i) == ']' || at(p, i) == '}') {
+                i = skip_space(t, n, i + 1);
+                if (at(t, n, i) == ']' || at(t, n, i) == '}') {
                     i = comma; /* a trailing comma: the comma is what is wrong */
                     goto bad;
                 }
@@ -272,7 +276,7 @@ static mk_status parse(parser *p, size_t *error_offset)
         {
             uint32_t end;
             bool esc;
-            if (at(p, i) != '"' || !scan_string(p, i, &end, &esc))
+            if (at(t, n, i) != '"' || !scan_string(p, i, &end, &esc))
                 goto bad;
             if (!(e = add(p, MK_GLTF_JSON_STRING, i + 1)))
                 return MK_ERR_OUT_OF_MEMORY;
@@ -282,14 +286,14 @@ static mk_status parse(parser *p, size_t *error_offset)
             e->size = 1;
             open_key[depth - 1] = p->count - 1;
             p->v[open[depth - 1]].size++;
-            i = skip_space(p, end + 1);
-            if (at(p, i) != ':')
+            i = skip_space(t, n, end + 1);
+            if (at(t, n, i) != ':')
                 goto bad;
-            i = skip_space(p, i + 1);
+            i = skip_space(t, n, i + 1);
         }
     }
 bad:
-    *error_offset = i < p->n ? i : p->n;
+    *error_offset = i < n ? i : n;
     return MK_ERR_PARSE;
 }
 

@@ -609,11 +609,11 @@ static mk_status read_indices(mk_pack_reader *r, const packed *p, const mk_alloc
 MK_AVX2_CLONE static void unorm16_to_texcoords(float *restrict out, const uint8_t *restrict in,
                                                size_t count)
 {
-    for (size_t i = 0; i < count; i++) {
-        uint16_t uv[2];
-        memcpy(uv, in + 4 * i, sizeof uv); /* little-endian host, as glTF */
-        out[2 * i] = (float)uv[0] / 65535.0f;
-        out[2 * i + 1] = 1.0f - (float)uv[1] / 65535.0f;
+    for (size_t i = 0; i < 2 * count; i++) {
+        uint16_t x;
+        memcpy(&x, in + 2 * i, sizeof x); /* little-endian host, as glTF */
+        const float f = (float)x / 65535.0f;
+        out[i] = i & 1 ? 1.0f - f : f;
     }
 }
 
