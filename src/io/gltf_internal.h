@@ -63,12 +63,17 @@ typedef enum mk_gltf_json_type {
     MK_GLTF_JSON_NULL
 } mk_gltf_json_type;
 
+/* 16 bytes: a walk over an object's members steps by `next` through an
+ * array indexed by a shift. */
 typedef struct mk_gltf_json_value {
     uint8_t type; /* mk_gltf_json_type */
     uint8_t escaped; /* a string with a backslash escape in it */
     uint16_t tag; /* a string without escapes: mk_gltf_json_tag of its text */
-    uint32_t start, end; /* its bytes in the text (a string's without the quotes) */
-    uint32_t size; /* members of an object, elements of an array; a key: 1 */
+    uint32_t start; /* its first byte in the text (a string's after the quote) */
+    union {
+        uint32_t end; /* a string, number or literal: the byte after it (a string's quote) */
+        uint32_t size; /* an object's members, an array's elements */
+    };
     uint32_t next; /* index of the first value after this one and all inside it */
 } mk_gltf_json_value;
 

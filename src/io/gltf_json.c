@@ -73,7 +73,7 @@ static inline mk_gltf_json_value *add(parser *p, mk_gltf_json_type type, uint32_
     if (p->count == p->cap && !grow(p))
         return NULL;
     mk_gltf_json_value *e = &p->v[p->count++];
-    *e = (mk_gltf_json_value){(uint8_t)type, 0, 0, start, start, 0, p->count};
+    *e = (mk_gltf_json_value){(uint8_t)type, 0, 0, start, {start}, p->count};
     return e;
 }
 
@@ -203,6 +203,7 @@ static mk_status parse(parser *p, size_t *error_offset)
             }
             if (!(e = add(p, c == '{' ? MK_GLTF_JSON_OBJECT : MK_GLTF_JSON_ARRAY, i)))
                 return MK_ERR_OUT_OF_MEMORY;
+            e->size = 0; /* counted as they come (a container has no end offset) */
             open[depth] = p->count - 1;
             open_key[depth++] = MK_NONE;
             i = skip_space(t, n, i + 1);
@@ -267,7 +268,6 @@ static mk_status parse(parser *p, size_t *error_offset)
     close: /* the container open[depth - 1] closes at i */
         {
             mk_gltf_json_value *top = &p->v[open[--depth]];
-            top->end = i + 1;
             top->next = p->count;
             i++;
         }
@@ -283,7 +283,6 @@ static mk_status parse(parser *p, size_t *error_offset)
             e->end = end;
             e->escaped = esc;
             e->tag = mk_gltf_json_tag(t + i + 1, end - i - 1);
-            e->size = 1;
             open_key[depth - 1] = p->count - 1;
             p->v[open[depth - 1]].size++;
             i = skip_space(t, n, end + 1);
