@@ -480,24 +480,43 @@ static bool file_vertices(const mk_gltf *g, const void *glb, size_t size, const 
     return identity;
 }
 
+/* The integers of the JSON array after `key` (e.g. "\"frame_targets\":[")
+ * into out; their count (0 when absent). */
+static int json_ints(const void *glb, size_t size, const char *key, int *out, int max)
+{
+    const char *p = json_find(glb, size, key);
+    if (!p)
+        return 0;
+    p += strlen(key);
+    int n = 0;
+    while (n < max && *p != ']') {
+        char *end;
+        out[n++] = (int)strtol(p, &end, 10);
+        p = *end == ',' ? end + 1 : end;
+    }
+    return n;
+}
+
 /* The base pose is the frame that makes the smallest file, tried frame by
- * frame: a strip whose second frame moves 10 of its 1 000 vertices far
- * (SHORT deltas) and whose third frame moves those and 10 more. Every base
- * needs SHORT targets, so an estimate by delta type ties (and took frame
- * 0); from the middle frame each target moves 10 vertices, from either end
- * one moves 20: sparse, the middle frame makes the smallest file. The unit
- * reads back the same. */
+ * frame: a strip of 1 000 vertices whose 9 frames each move 10 more of
+ * them far (SHORT deltas). Every base needs SHORT targets, so an estimate
+ * by delta type ties (and takes frame 0). A target's deltas may be taken
+ * from another target's pose, at most 4 deep (pack format 7): from the
+ * middle frame every target is 10 vertices from its parent (4 deep each
+ * way), from any other frame some target is 5 or more steps away and
+ * moves 20 or more. Sparse, the middle frame makes the smallest file. The
+ * unit reads back the same. */
 static void test_base_frame_search(void)
 {
-    enum { N = 500 };
+    enum { N = 500, FRAMES = 9, MIDDLE = 4 };
     const char *d = mk_fx_dir("pack_base_search");
-    for (int k = 1; k <= 3; k++) {
+    for (int k = 1; k <= FRAMES; k++) {
         char file[32], *text = malloc(40 * 2 * N + 40 * 2 * N + 64), *t = text;
         snprintf(file, sizeof file, "Move_%d.obj", k);
         for (int r = 0; r < 2; r++)
             for (int c = 0; c < N; c++) {
-                int i = r * N + c; /* moved: 0..9 from frame 2, 10..19 in frame 3 */
-                double z = (k >= 2 && i < 10) || (k == 3 && i >= 10 && i < 20) ? 0.5 : 0.0;
+                int i = r * N + c; /* frame k has moved vertices 0 .. 10 (k - 1) - 1 */
+                double z = i < 10 * (k - 1) ? 0.5 : 0.0;
                 t += sprintf(t, "v %d %d %.2f\n", c, r, z);
             }
         for (int c = 0; c + 1 < N; c++)
@@ -511,7 +530,17 @@ static void test_base_frame_search(void)
     size_t size = 0;
     mk_pack_stats st;
     mk_unit *b = u ? pack_and_read(u, NULL, &data, &size, &st) : NULL;
-    CHECK(data && json_has(data, size, "\"frame_targets\":[0,-1,1]"));
+    int ft[FRAMES] = {0}, parents[FRAMES] = {0};
+    CHECK(data && json_ints(data, size, "\"frame_targets\":[", ft, FRAMES) == FRAMES);
+    CHECK_EQ_INT(ft[MIDDLE], -1); /* the middle frame is the base */
+    /* each target's parent: the base or the target next to it towards it */
+    CHECK(data && json_ints(data, size, "\"target_parents\":[", parents, FRAMES) == FRAMES - 1);
+    for (int f = 0; f < FRAMES; f++) {
+        if (f == MIDDLE || ft[f] < 0 || ft[f] >= FRAMES - 1)
+            continue;
+        const int toward = f < MIDDLE ? f + 1 : f - 1;
+        CHECK_EQ_INT(parents[ft[f]], toward == MIDDLE ? -1 : ft[toward]);
+    }
     if (u && b)
         check_same_unit(u, b, st.max_position_error, 0, 0);
     mk_unit_destroy(b);
@@ -1133,7 +1162,7 @@ static void test_first_use_order(void)
     static const bad_case cases[] = {
         {"\"first_use_order\":true", "\"first_use_order\":1", MK_ERR_PARSE,
          "extras.morphkit.first_use_order: not true/false (version 6)"},
-        {"\"version\":6", "\"version\":5", MK_ERR_PARSE, "first_use_order"},
+        {"\"version\":7", "\"version\":5", MK_ERR_PARSE, "first_use_order"},
     };
     if (data)
         check_bad_cases(data, size, cases, 2);
@@ -1312,7 +1341,7 @@ static void test_flat_normals(void)
     static const bad_case cases[] = {
         {"\"flat_normals\":true", "\"flat_normals\":1", MK_ERR_PARSE,
          "extras.morphkit.flat_normals: not true/false (version 5)"},
-        {"\"version\":6", "\"version\":4", MK_ERR_PARSE, "flat_normals"},
+        {"\"version\":7", "\"version\":4", MK_ERR_PARSE, "flat_normals"},
     };
     static const bad_case kept_cases[] = {
         {"\"unit\":", "\"flat_normals\":true,\"unit\":", MK_ERR_PARSE,
@@ -1391,8 +1420,8 @@ static void test_malformed_extras(void)
         return;
     }
     static const bad_case cases[] = {
-        {"\"version\":6", "\"version\":7", MK_ERR_UNSUPPORTED, "version 7"},
-        {"\"version\":6", "\"version\":\"6\"", MK_ERR_PARSE, "extras.morphkit.version"},
+        {"\"version\":7", "\"version\":8", MK_ERR_UNSUPPORTED, "version 8"},
+        {"\"version\":7", "\"version\":\"7\"", MK_ERR_PARSE, "extras.morphkit.version"},
         {"\"morphkit\":{", "\"other\":{", MK_ERR_PARSE, "no extras.morphkit"},
         {"\"durations_us\":70000", "\"durations_us\":0", MK_ERR_PARSE, "durations_us"},
         {"\"durations_us\":70000", "\"durations_us\":7e99", MK_ERR_PARSE, "durations_us"},
@@ -1449,6 +1478,29 @@ static void test_malformed_extras(void)
         check_bad_cases(idata, isize, huge_step, 1);
     mk_free(NULL, idata, isize);
     mk_unit_destroy(wing_unit);
+    /* target_parents (version 7), on the knight's default pack */
+    mk_unit *knight = load(MK_TEST_SOURCE_DIR "/assets/demo/knight");
+    void *kdata = NULL;
+    size_t ksize = 0;
+    CHECK(knight && mk_unit_pack(knight, NULL, NULL, &kdata, &ksize, NULL, NULL, &e) == MK_OK);
+    CHECK(kdata && json_has(kdata, ksize, "\"target_parents\":[-1,-1,-1,2,"));
+    static const bad_case parents[] = {
+        {"\"target_parents\":[-1,", "\"target_parents\":[5,", MK_ERR_PARSE,
+         "target_parents[0]: not -1 or an earlier target"},
+        {"\"target_parents\":[-1,-1,-1,2,", "\"target_parents\":[-1,-1,-1,3,", MK_ERR_PARSE,
+         "target_parents[3]: not -1 or an earlier target"},
+        {"\"target_parents\":[", "\"target_parents\":[-1,", MK_ERR_PARSE,
+         "target_parents: not one entry per morph target"},
+        {"\"target_parents\":[", "\"target_parents\":7,\"x\":[", MK_ERR_PARSE,
+         "target_parents: not one entry"},
+        {"\"version\":7", "\"version\":6", MK_ERR_PARSE, "(version 7)"},
+        {"\"frame_targets\":[0,1,2,3,", "\"frame_targets\":[0,1,1,3,", MK_ERR_PARSE,
+         "target_parents[3]: a target no frame shows"},
+    };
+    if (kdata)
+        check_bad_cases(kdata, ksize, parents, sizeof parents / sizeof parents[0]);
+    mk_free(NULL, kdata, ksize);
+    mk_unit_destroy(knight);
     static const mk_pack_options plain = {.plain = true};
     void *fdata = NULL;
     size_t fsize = 0;
@@ -1606,7 +1658,7 @@ static void test_out_of_memory_everywhere(void)
         CHECK(u && mk_unit_pack(u, o, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
         CHECK(data && json_has(data, size, "\"first_use_order\":true") == (k == 1));
         bool packed = false, parsed = false;
-        for (int n = 0; u && n < 1000 && !(packed && parsed); n++) {
+        for (int n = 0; u && n < 4000 && !(packed && parsed); n++) {
             failing f = {n, 0};
             mk_allocator a = {f_alloc, f_realloc, f_free, &f};
             void *out = NULL;

@@ -30,8 +30,11 @@
  *    (version 1 files: `_OBJ_V` / `_OBJ_VN` vertex attributes, still read);
  *  - one animation per clip, of the same name, with one `weights` channel
  *    keyed so that a viewer shows what the player shows from play start:
- *    LINEAR keys with one-hot weights at frame boundaries ((1 - w) F_k +
- *    w F_k+1 exactly), a no-blend frame held by a second key 1 us (or one
+ *    LINEAR keys with each frame's weights at frame boundaries ((1 - w)
+ *    F_k + w F_k+1 exactly; a frame weighs 1 on its target and, with
+ *    positions on the grid, the target's ancestors: each target's deltas
+ *    may be taken from another target's pose, at most 4 deep, so a blend
+ *    weighs at most 8 targets), a no-blend frame held by a second key 1 us (or one
  *    float step, when that is more) before the next boundary, step clips
  *    as STEP, smooth clips as CUBICSPLINE with the player's own Hermite
  *    tangents (player.h). A
@@ -41,13 +44,14 @@
  *  - root `extras.morphkit` (version MK_PACK_VERSION): everything else the
  *    player needs (durations in microseconds, loop frame, once/next,
  *    no-blend frames, interpolation, events, frame numbers, the frame ->
- *    target map), so a packed unit plays exactly as its folder.
+ *    target map, each target's parent), so a packed unit plays exactly as
+ *    its folder.
  * A unit whose frames are all equal has no targets and no glTF animations
  * (its clips are in extras only).
  *
  * Reading back gives the same mk_unit as mk_unit_load of the folder: the
  * same clips, animations, frame names, indices and `v` / `vn` maps, and
- * frames rebuilt as base + delta: positions within the error the pack
+ * frames rebuilt as base + the deltas of their target's path: positions within the error the pack
  * reports (mk_pack_stats; plain float: within a float rounding, usually
  * exact), normals likewise (quantized: normalized after the sum; flat:
  * each vertex's triangles' area-weighted normal, normalized), texture
@@ -76,8 +80,9 @@ extern "C" {
  * that have their default value are left out; version 4: maps as deltas,
  * triangle corner turns; version 5: flat normals; version 6: with
  * --compress the vertices may be stored in another order, the unit's being
- * their order of first use by the triangles). */
-#define MK_PACK_VERSION 6
+ * their order of first use by the triangles; version 7: a target's deltas
+ * may be taken from another target's pose, `target_parents`). */
+#define MK_PACK_VERSION 7
 
 /* Zero-initialized: quantized (KHR_mesh_quantization) with sparse targets
  * and a position error of at most 1e-4 of the unit's size.
@@ -92,8 +97,8 @@ extern "C" {
  * S / 2 per coordinate (plus float rounding), and is measured exactly.
  * Normals: normalized BYTE (or SHORT with normal_bits 16), deltas in the
  * same units (FLOAT for a target whose delta leaves [-1, 1]); texture
- * coordinates in [0, 1]: normalized UNSIGNED_SHORT, else FLOAT; one-hot
- * LINEAR and STEP weights: normalized UNSIGNED_BYTE (exact). A target
+ * coordinates in [0, 1]: normalized UNSIGNED_SHORT, else FLOAT; LINEAR
+ * and STEP weights (0 or 1): normalized UNSIGNED_BYTE (exact). A target
  * attribute that changes few vertices is a sparse accessor when that is
  * smaller; one that changes none has no data at all. */
 typedef struct mk_pack_options {

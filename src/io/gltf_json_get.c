@@ -128,26 +128,26 @@ size_t mk_gltf_json_string_copy(const mk_gltf_json *doc, const mk_gltf_json_valu
     return decode_string(p, end, out, cap);
 }
 
-/* a[0, n) equals b[0, n): keys are short, so in at most two overlapping
- * words where n allows (no call), byte by byte below 4. */
+/* a and b agree in their first and last w bytes (w is 4 or 8, w <= n <= 2w:
+ * two overlapping words cover all n). */
+static inline bool same_ends(const char *a, const char *b, size_t n, size_t w)
+{
+    uint64_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    memcpy(&x0, a, w);
+    memcpy(&y0, b, w);
+    memcpy(&x1, a + n - w, w);
+    memcpy(&y1, b + n - w, w);
+    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+}
+
+/* a[0, n) equals b[0, n): keys are short, so in words where n allows (no
+ * call), byte by byte below 4. */
 static inline bool same_bytes(const char *a, const char *b, size_t n)
 {
-    if (n >= 8 && n <= 16) {
-        uint64_t x0, y0, x1, y1;
-        memcpy(&x0, a, 8);
-        memcpy(&y0, b, 8);
-        memcpy(&x1, a + n - 8, 8);
-        memcpy(&y1, b + n - 8, 8);
-        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-    }
-    if (n >= 4 && n < 8) {
-        uint32_t x0, y0, x1, y1;
-        memcpy(&x0, a, 4);
-        memcpy(&y0, b, 4);
-        memcpy(&x1, a + n - 4, 4);
-        memcpy(&y1, b + n - 4, 4);
-        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-    }
+    if (n >= 8 && n <= 16)
+        return same_ends(a, b, n, 8); /* a constant width: plain loads */
+    if (n >= 4 && n < 8)
+        return same_ends(a, b, n, 4);
     if (n < 4) {
         for (size_t i = 0; i < n; i++)
             if (a[i] != b[i])

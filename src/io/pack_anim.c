@@ -3,9 +3,11 @@
  * The walk follows the player's rules (player.h) from play start over one
  * pass of the clip: frame k becomes current at T_k = D_0 + ... + D_k-1 and
  * its segment ends at T_k+1 in its successor (the next frame, the loop
- * frame, or the next clip's first frame). Weights are one-hot per frame
- * (the base frame: all zero), and the mesh is linear in the weights, so
- * keying the weights keys the pose:
+ * frame, or the next clip's first frame). A frame's weights are 1 on its
+ * target and the target's ancestors (pack format 7: a target's delta is
+ * taken from its parent's pose), 0 elsewhere (the base frame: all zero),
+ * and the mesh is linear in the weights, so keying the weights keys the
+ * pose:
  *  - linear segment: keys (T_k, F_k), (T_k+1, F_k+1);
  *  - held segment (no-blend frame): an extra key (T_k+1 - 1 us, F_k) makes
  *    the blend to F_k+1 a cut a viewer cannot see;
@@ -52,6 +54,7 @@ static void successor(const mk_clip_set *set, uint32_t clip, uint32_t frame, uin
 typedef struct keyer {
     mk_pack_keys *k;
     const uint32_t *frame_target;
+    const uint32_t *target_parent; /* NULL: every target's parent is the base */
     uint32_t targets;
     uint32_t stride; /* floats per key: targets, or 3 * targets for cubic */
     uint32_t cap;
@@ -72,19 +75,21 @@ static mk_status add_key(keyer *q, float t, uint32_t frame, mk_error *err)
                             "frame times %.9g s apart cannot be keyed as distinct float seconds",
                             (double)t);
     k->times[k->key_count] = t;
-    uint32_t target = q->frame_target[frame];
-    if (target != MK_NONE)
-        part(q, k->key_count, 1)[target] = 1.0f;
+    float *v = part(q, k->key_count, 1);
+    for (uint32_t x = q->frame_target[frame]; x != MK_NONE;
+         x = q->target_parent ? q->target_parent[x] : MK_NONE)
+        v[x] = 1.0f;
     k->key_count++;
     return MK_OK;
 }
 
-/* tangent[target of frame] += coeff (the base frame has no weight). */
+/* tangent[x] += coeff for the targets x of frame's path (the base frame
+ * has no weight). */
 static void add_tangent(const keyer *q, float *tangent, uint32_t frame, double coeff)
 {
-    uint32_t target = q->frame_target[frame];
-    if (target != MK_NONE)
-        tangent[target] += (float)coeff;
+    for (uint32_t x = q->frame_target[frame]; x != MK_NONE;
+         x = q->target_parent ? q->target_parent[x] : MK_NONE)
+        tangent[x] += (float)coeff;
 }
 
 static float seconds(int64_t us)
@@ -93,8 +98,8 @@ static float seconds(int64_t us)
 }
 
 mk_status mk_pack_key_clip(const mk_clip_set *set, uint32_t clip, const uint32_t *frame_target,
-                           uint32_t target_count, const mk_allocator *allocator,
-                           mk_pack_keys *out, mk_error *err)
+                           const uint32_t *target_parent, uint32_t target_count,
+                           const mk_allocator *allocator, mk_pack_keys *out, mk_error *err)
 {
     const mk_clip *c = &set->clips[clip];
     const bool step = c->interpolation == MK_INTERPOLATION_STEP;
@@ -103,8 +108,8 @@ mk_status mk_pack_key_clip(const mk_clip_set *set, uint32_t clip, const uint32_t
     out->interpolation = step ? MK_INTERPOLATION_STEP
                          : smooth ? MK_INTERPOLATION_CUBICSPLINE
                                   : MK_INTERPOLATION_LINEAR;
-    keyer q = {out, frame_target, target_count, smooth ? 3 * target_count : target_count,
-               2 * c->frame_count + 2};
+    keyer q = {out, frame_target, target_parent, target_count,
+               smooth ? 3 * target_count : target_count, 2 * c->frame_count + 2};
     size_t nvalues;
     if (!mk_size_mul(q.cap, q.stride, &nvalues))
         return mk_error_set(err, MK_ERR_LIMIT, NULL, 0, "clip '%s' is too large", c->name);

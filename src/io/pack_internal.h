@@ -187,17 +187,34 @@ mk_status mk_pack_flat_fits(const mk_unit *unit, const mk_pack_options *o, const
 
 /* Writes the mesh (meshes[0] JSON into w->meshes, its data into w->bin;
  * without normals when flat) and fills the node's translation/scale (identity unless positions are
- * quantized) and the stats' size, bits and errors. */
+ * quantized) and the stats' size, bits and errors. With tree and positions
+ * on the grid the targets become a tree (target_parent, MK_NONE: the base;
+ * else all MK_NONE), numbered parents first: target_frame and frame_target
+ * (the frames' targets) are renumbered to match. */
 mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *unit, const mk_pack_options *o,
                              const mk_pack_materials *mats, uint32_t base_frame, bool flat,
-                             const uint32_t *target_frame, uint32_t targets,
-                             float translation[3], float *scale, mk_pack_stats *stats,
-                             mk_error *err);
+                             bool tree, uint32_t *frame_target, uint32_t *target_frame,
+                             uint32_t targets,
+                             uint32_t *target_parent, float translation[3], float *scale,
+                             mk_pack_stats *stats, mk_error *err);
 
 /* Units up to this many frames^2 x vertices are packed from every frame as
  * the base pose and the smallest file kept (pack_write.c): the knight's
  * 15 frames of 456 vertices, 1e5; larger ones take mk_pack_choose_base. */
 #define MK_PACK_BASE_SEARCH 1e6
+
+/* The targets as a tree (pack_tree.c; pack format 7): paths of at most
+ * this many targets, for units of up to MK_PACK_TREE_WORK targets^2 x
+ * vertices x 3 (the tree compares every pair of targets); larger ones, and
+ * float positions, keep every target's parent the base. */
+#define MK_PACK_TREE_DEPTH 4
+#define MK_PACK_TREE_WORK 1e9
+
+/* Prim's tree over targets whose grid values are grid rows 1..targets (row
+ * 0: the base; n3 values a row): parent[t] (MK_NONE: the base) and order
+ * (the targets in the order they joined: parents first). */
+mk_status mk_pack_target_tree(const int32_t *grid, uint32_t targets, size_t n3, bool compress,
+                              const mk_allocator *al, uint32_t *parent, uint32_t *order);
 
 /* The frame to write as the base pose of a unit too large for that search:
  * on the quantized grid, the one whose
@@ -291,10 +308,12 @@ typedef struct mk_pack_keys {
 
 /* Keys clip `clip` of set for a viewer (pack.h describes the keying).
  * frame_target maps frame-set indices to morph targets (MK_NONE: the
- * base). MK_ERR_UNSUPPORTED when two key times coincide as floats. */
+ * base); target_parent (NULL: all the base) each target to the target its
+ * delta is taken from. MK_ERR_UNSUPPORTED when two key times coincide as
+ * floats. */
 mk_status mk_pack_key_clip(const mk_clip_set *set, uint32_t clip, const uint32_t *frame_target,
-                           uint32_t target_count, const mk_allocator *allocator,
-                           mk_pack_keys *out, mk_error *err);
+                           const uint32_t *target_parent, uint32_t target_count,
+                           const mk_allocator *allocator, mk_pack_keys *out, mk_error *err);
 void mk_pack_keys_free(mk_pack_keys *keys, uint32_t target_count, const mk_allocator *allocator);
 
 #endif

@@ -27,6 +27,7 @@ typedef struct mesh_ctx {
     uint8_t *bytes;     /* encoding scratch */
     size_t bytes_size;
     int32_t *qa, *qb;   /* qa: 2 n 3 (base normal grid, then scratch), qb: n 3 */
+    int32_t *qp;        /* n 3: a target's parent frame on the grid */
     float *fa, *fb;     /* n * 3 each */
     uint8_t *used;      /* n: a face uses the vertex */
     bool failed;        /* out of memory while encoding */
@@ -158,10 +159,12 @@ static uint32_t put_attr(mesh_ctx *m, uint32_t kind, const int32_t *iv, const fl
     const uint32_t sparse_kind =
         kind == MK_PACK_KIND_NORMAL ? MK_PACK_KIND_SPARSE_NORMAL : MK_PACK_KIND_SPARSE_POSITION;
     /* compressed, runs of zeros cost next to nothing while sparse indices
-     * do not: then sparse only when it is far smaller (at 3x the limb of
-     * bench_pack, one moving limb, was 5% larger; at 6x the demo units and
-     * the sphere do not change) */
-    if (sparse_ok && (nnz == 0 || (m->compress ? 6 * sparse < dense : sparse < dense))) {
+     * do not, and a sparse accessor's two views carry the extension's JSON
+     * (about 400 bytes): then sparse only when it is far smaller (at 3x the
+     * limb of bench_pack, one moving limb, was 5% larger; at 6x the demo
+     * units and the sphere do not change) */
+    if (sparse_ok &&
+        (nnz == 0 || (m->compress ? 6 * (sparse + 400) < dense : sparse < dense))) {
         if (nnz) {
             if (!ensure_bytes(m, (size_t)nnz * (isize > esize ? isize : esize)))
                 return MK_NONE;
@@ -753,9 +756,11 @@ static bool normals_move(mesh_ctx *m, const uint32_t *target_frame, uint32_t tar
     return false;
 }
 
-/* Target t (frame f): POSITION and NORMAL deltas. Returns the accessors. */
-static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *pos,
-                         uint32_t *nrm)
+/* Target t (frame f), its deltas taken from frame pf (the base or its
+ * parent's frame; pf is the base unless positions are on the grid):
+ * POSITION and NORMAL deltas. Returns the accessors. */
+static void write_target(mesh_ctx *m, uint32_t f, uint32_t pf, const float *nbase,
+                         uint32_t *pos, uint32_t *nrm)
 {
     const mk_frame_set *s = m->s;
     const size_t n3 = 3 * (size_t)m->n;
@@ -763,15 +768,20 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
     double e;
     if (m->qpos) {
         int32_t *q = m->qa + n3; /* qa's second half: this frame's grid values */
+        const int32_t *from = m->qb;
+        if (pf != m->base) {
+            quantize_positions(m, pf, m->qp);
+            from = m->qp;
+        }
         quantize_positions(m, f, q);
         int32_t big = 0;
         for (size_t i = 0; i < n3; i++) {
-            int32_t d = q[i] - m->qb[i];
+            int32_t d = q[i] - from[i];
             big = abs(d) > big ? abs(d) : big;
         }
         e = position_error(m, f, q, NULL);
         for (size_t i = 0; i < n3; i++)
-            q[i] -= m->qb[i];
+            q[i] -= from[i];
         *pos = put_attr(m, MK_PACK_KIND_POSITION, q, NULL, 3, big <= 127 ? MK_PACK_BYTE : MK_PACK_SHORT, false, true,
                         true);
     } else {
@@ -801,9 +811,14 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
         *nrm = put_attr(m, MK_PACK_KIND_NORMAL, NULL, d, 3, MK_PACK_FLOAT, false, false, false);
     } else {
         int32_t *q = m->qa + n3, big = 0;
+        const int32_t *from = m->qa; /* qa's first half: the base's normal grid values */
+        if (pf != m->base) {
+            quantize_normals(m, pf, m->qp);
+            from = m->qp;
+        }
         quantize_normals(m, f, q);
         for (size_t i = 0; i < n3; i++) {
-            q[i] -= m->qa[i];
+            q[i] -= from[i];
             big = abs(q[i]) > big ? abs(q[i]) : big;
         }
         if ((float)big <= m->nmax) {
@@ -817,6 +832,11 @@ static void write_target(mesh_ctx *m, uint32_t f, const float *nbase, uint32_t *
             for (size_t i = 0; i < n3; i++)
                 d[i] = (float)q[i] / m->nmax;
             *nrm = put_attr(m, MK_PACK_KIND_NORMAL, NULL, d, 3, MK_PACK_FLOAT, false, true, false);
+        }
+        if (pf != m->base) { /* the error of the whole path's sum: base to f */
+            quantize_normals(m, f, q);
+            for (size_t i = 0; i < n3; i++)
+                d[i] = (float)(q[i] - m->qa[i]) / m->nmax;
         }
     }
     e = normal_error(m, f, nbase, d);
@@ -978,11 +998,59 @@ mk_status mk_pack_flat_fits(const mk_unit *u, const mk_pack_options *o, const mk
     return s;
 }
 
+/* The targets as a tree (pack_tree.c) when positions are on the grid and
+ * the unit is small enough, numbered parents first (target_frame and
+ * frame_target renumbered); otherwise every parent is the base. */
+static mk_status target_tree(mesh_ctx *m, const mk_pack_options *o, bool tree,
+                             uint32_t *frame_target, uint32_t *target_frame, uint32_t targets,
+                             uint32_t *parent)
+{
+    const mk_allocator *al = m->w->allocator;
+    const size_t n3 = 3 * (size_t)m->n;
+    for (uint32_t t = 0; t < targets; t++)
+        parent[t] = MK_NONE;
+    if (!tree || !m->qpos || targets < 2 || (o && o->every_frame) ||
+        (double)(targets + 1) * (targets + 1) * (double)n3 > MK_PACK_TREE_WORK)
+        return MK_OK;
+    const size_t rows = (size_t)targets + 1;
+    int32_t *grid = mk_alloc(al, rows * n3 * sizeof(int32_t));
+    uint32_t *order = mk_alloc(al, 3 * (size_t)targets * sizeof(uint32_t));
+    mk_status st = grid && order ? MK_OK : MK_ERR_OUT_OF_MEMORY;
+    if (st == MK_OK) {
+        memcpy(grid, m->qb, n3 * sizeof(int32_t));
+        for (uint32_t t = 0; t < targets; t++)
+            quantize_positions(m, target_frame[t], grid + n3 * (t + 1));
+        st = mk_pack_target_tree(grid, targets, n3, m->compress, al, parent, order);
+    }
+    if (st == MK_OK) {
+        uint32_t *new_of = order + targets, *old_parent = new_of + targets;
+        for (uint32_t k = 0; k < targets; k++)
+            new_of[order[k]] = k;
+        memcpy(old_parent, parent, (size_t)targets * sizeof(uint32_t));
+        for (uint32_t k = 0; k < targets; k++) {
+            const uint32_t p = old_parent[order[k]];
+            parent[k] = p == MK_NONE ? MK_NONE : new_of[p];
+        }
+        /* grid's rows are free now: the renumbered target_frame through them */
+        uint32_t *frames = (uint32_t *)grid;
+        for (uint32_t k = 0; k < targets; k++)
+            frames[k] = target_frame[order[k]];
+        memcpy(target_frame, frames, (size_t)targets * sizeof(uint32_t));
+        for (uint32_t f = 0; f < m->s->frame_count; f++)
+            if (frame_target[f] != MK_NONE)
+                frame_target[f] = new_of[frame_target[f]];
+    }
+    mk_free(al, grid, rows * n3 * sizeof(int32_t));
+    mk_free(al, order, 3 * (size_t)targets * sizeof(uint32_t));
+    return st;
+}
+
 mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_options *o,
                              const mk_pack_materials *mats, uint32_t base_frame, bool flat,
-                             const uint32_t *target_frame, uint32_t targets,
-                             float translation[3], float *scale, mk_pack_stats *stats,
-                             mk_error *err)
+                             bool tree, uint32_t *frame_target, uint32_t *target_frame,
+                             uint32_t targets,
+                             uint32_t *target_parent, float translation[3], float *scale,
+                             mk_pack_stats *stats, mk_error *err)
 {
     const mk_frame_set *s = u->frames;
     const mk_allocator *al = w->allocator;
@@ -1003,13 +1071,14 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     const size_t n3 = 3 * (size_t)m.n;
     m.qa = mk_alloc(al, 2 * n3 * sizeof(int32_t));
     m.qb = mk_alloc(al, n3 * sizeof(int32_t));
+    m.qp = mk_alloc(al, n3 * sizeof(int32_t));
     m.fa = mk_alloc(al, n3 * sizeof(float));
     m.fb = mk_alloc(al, n3 * sizeof(float));
     m.used = mk_alloc(al, m.n);
     float *nbase = mk_alloc(al, n3 * sizeof(float));
     mk_status st = MK_OK;
     mesh_ids id = {MK_NONE, MK_NONE, MK_NONE};
-    if (!m.qa || !m.qb || !m.fa || !m.fb || !m.used || !nbase) {
+    if (!m.qa || !m.qb || !m.qp || !m.fa || !m.fb || !m.used || !nbase) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
     }
@@ -1026,7 +1095,9 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
         *scale = m.step;
     }
     stats->position_bits = m.qpos ? m.bits : 0;
-    if ((st = write_base(&m, &id, nbase)) != MK_OK) {
+    if ((st = write_base(&m, &id, nbase)) != MK_OK ||
+        (st = target_tree(&m, o, tree, frame_target, target_frame, targets, target_parent)) !=
+            MK_OK) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
     }
@@ -1060,7 +1131,9 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     m.normal_targets = normals_move(&m, target_frame, targets, nbase);
     for (uint32_t t = 0; t < targets; t++) {
         uint32_t pos, nrm;
-        write_target(&m, target_frame[t], nbase, &pos, &nrm);
+        const uint32_t p = target_parent[t];
+        write_target(&m, target_frame[t], p == MK_NONE ? m.base : target_frame[p], nbase, &pos,
+                     &nrm);
         mk_buf_printf(&shared, "%s{\"POSITION\":%u", t ? "," : ",\"targets\":[", pos);
         if (nrm != MK_NONE)
             mk_buf_printf(&shared, ",\"NORMAL\":%u", nrm);
@@ -1105,6 +1178,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
 done:
     mk_free(al, m.qa, 2 * n3 * sizeof(int32_t));
     mk_free(al, m.qb, n3 * sizeof(int32_t));
+    mk_free(al, m.qp, n3 * sizeof(int32_t));
     mk_free(al, m.fa, n3 * sizeof(float));
     mk_free(al, m.fb, n3 * sizeof(float));
     mk_free(al, m.used, m.n);

@@ -93,6 +93,9 @@ typedef struct packed {
     uint32_t *new_of_old;   /* then: each file vertex's number in the unit, or NULL when
                                the file's order is the unit's */
     uint32_t *frame_target;
+    uint32_t *target_parent; /* version 7: each target's parent target, MK_NONE: the base */
+    bool tree;               /* some target's parent is another target */
+    uint32_t *target_first;  /* each target's first frame (MK_NONE: no frame's) */
     const struct mk_gltf_json_value *x; /* extras.morphkit */
     bool transform; /* the node moves the mesh: positions are on a grid */
     float translation[3], scale[3];
@@ -667,12 +670,34 @@ MK_AVX2_CLONE static void place_on_grid_in_place(float *restrict o, size_t n3, c
     }
 }
 
-/* Frame f = base + delta of its target; zero normals where no face reaches.
+/* Frame f's positions (attr 0) or normals (1), to fill. */
+static float *frame_data(mk_frame_set *s, int attr, uint32_t f)
+{
+    return attr ? mk_frame_set_normals_to_fill(s, f) : mk_frame_set_positions_to_fill(s, f);
+}
+
+/* A frame's summed normals: quantized ones normalized after the sum, and
+ * zero where no face reaches (len: n floats of scratch). */
+static void finish_normals(float *o, float *len, uint32_t n, bool unit_normals,
+                           const uint32_t *used, uint32_t unused)
+{
+    if (unit_normals)
+        mk_pack_normalize_all(o, len, n);
+    for (uint32_t v = 0; unused && v < n; v++)
+        if (!used[v])
+            o[3 * (size_t)v] = o[3 * (size_t)v + 1] = o[3 * (size_t)v + 2] = 0.0f;
+}
+
+/* Frame f = base + the deltas of its target's path (version 7: a target's
+ * parent, its parent's, ... up to the base; before, the target alone);
+ * zero normals where no face reaches. Each target's pose is built once, in
+ * its first frame, the target's other frames copy it.
  * delta: 4 x vertices floats of scratch, 7 x with first_use_order (version
  * 6: what is read is renumbered as it is read, before the frames are built
  * from it, so the frames need no pass of their own).
  * Quantized positions are integers until the node's translation and scale
- * place them (pack.h); quantized normals are normalized after the sum. */
+ * place them (pack.h); quantized normals are normalized after the sum (in
+ * a tree, after every sum: children add to their parent's raw pose). */
 static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *delta, uint32_t *used)
 {
     const mk_gltf *g = p->g;
@@ -733,41 +758,51 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
             } else if ((st = read_attr(r, g, acc, delta, n3)) != MK_OK) {
                 return st;
             }
-            const float *bs = attr ? nbase : base;
-            const float *first = NULL; /* the target's first frame: later ones copy it */
-            for (uint32_t f = 0; f < p->frames; f++) {
-                if (p->frame_target[f] != t)
-                    continue;
-                float *o = attr ? mk_frame_set_normals_to_fill(s, f) : mk_frame_set_positions_to_fill(s, f);
-                if (first) {
-                    memcpy(o, first, n3 * sizeof(float));
-                    continue;
-                }
-                first = o;
-                if (!attr && p->transform) {
-                    /* quantized positions are placed by the node (pack.h) */
-                    place_on_grid(o, bs, delta, n3, p->translation, p->scale);
-                    continue;
-                }
-                add_arrays(o, bs, delta, n3);
-                if (attr && unit_normals) /* quantized normals: normalized after the sum */
-                    mk_pack_normalize_all(o, delta + n3, p->vertices);
-                for (uint32_t v = 0; attr && unused && v < p->vertices; v++)
-                    if (!used[v])
-                        o[3 * (size_t)v] = o[3 * (size_t)v + 1] = o[3 * (size_t)v + 2] = 0.0f;
+            /* the target's pose in its first frame: its parent's pose (the
+             * raw base, or the parent's first frame, still raw in a tree)
+             * plus its deltas */
+            if (p->target_first[t] == MK_NONE)
+                continue; /* no frame's (read all the same, as before version 7) */
+            const uint32_t parent = p->tree ? p->target_parent[t] : MK_NONE;
+            const float *bs = parent != MK_NONE ? frame_data(s, attr, p->target_first[parent])
+                              : attr           ? nbase
+                                               : base;
+            float *o = frame_data(s, attr, p->target_first[t]);
+            if (!attr && p->transform && !p->tree) {
+                /* quantized positions are placed by the node (pack.h) */
+                place_on_grid(o, bs, delta, n3, p->translation, p->scale);
+                continue;
             }
+            add_arrays(o, bs, delta, n3);
+            if (attr && !p->tree)
+                finish_normals(o, delta + n3, p->vertices, unit_normals, used, unused);
         }
+    }
+    /* a tree's poses are all summed: now placed and normalized */
+    for (uint32_t t = 0; p->tree && t < p->targets; t++) {
+        if (p->target_first[t] == MK_NONE)
+            continue;
+        if (p->transform)
+            place_on_grid_in_place(frame_data(s, 0, p->target_first[t]), n3, p->translation,
+                                   p->scale);
+        if (nbase)
+            finish_normals(frame_data(s, 1, p->target_first[t]), delta + n3, p->vertices,
+                           unit_normals, used, unused);
     }
     if (p->transform)
         place_on_grid_in_place(base, n3, p->translation, p->scale);
     if (unit_normals)
         mk_pack_normalize_all(nbase, delta + n3, p->vertices);
-    for (uint32_t f = 0; f < p->frames; f++)
-        if (p->frame_target[f] == MK_NONE && f != b) {
-            memcpy(mk_frame_set_positions_to_fill(s, f), base, n3 * sizeof(float));
-            if (nbase)
-                memcpy(mk_frame_set_normals_to_fill(s, f), nbase, n3 * sizeof(float));
-        }
+    /* the other frames of each target, and of the base, are copies */
+    for (uint32_t f = 0; f < p->frames; f++) {
+        const uint32_t t = p->frame_target[f];
+        const uint32_t from = t == MK_NONE ? b : p->target_first[t];
+        if (from == f)
+            continue;
+        memcpy(mk_frame_set_positions_to_fill(s, f), frame_data(s, 0, from), n3 * sizeof(float));
+        if (nbase)
+            memcpy(mk_frame_set_normals_to_fill(s, f), frame_data(s, 1, from), n3 * sizeof(float));
+    }
     /* flat shaded: the normals the writer checked, from the positions read
      * (once per target: frames that share one are copies) */
     for (uint32_t f = 0; p->flat_normals && f < p->frames; f++) {
@@ -811,6 +846,42 @@ static bool surely_finite(const packed *p)
         if (!(fabsf(p->translation[c]) < 1e8f && fabsf(p->scale[c]) < 100.0f))
             return false;
     return true;
+}
+
+/* Each target's first frame, and its parent (version 7's target_parents:
+ * -1, the base, or an earlier target that some frame shows; absent: the
+ * base). One block: target_first, then target_parent. */
+static mk_status read_parents(mk_pack_reader *r, packed *p, const mk_allocator *al)
+{
+    p->tree = false;
+    if (!p->targets)
+        return MK_OK;
+    p->target_first = mk_alloc(al, 2 * (size_t)p->targets * sizeof(uint32_t));
+    if (!p->target_first)
+        return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
+    p->target_parent = p->target_first + p->targets;
+    for (uint32_t t = 0; t < p->targets; t++)
+        p->target_first[t] = p->target_parent[t] = MK_NONE;
+    for (uint32_t f = p->frames; f-- > 0;)
+        if (p->frame_target[f] != MK_NONE)
+            p->target_first[p->frame_target[f]] = f;
+    const mk_gltf_json_value *tp = mk_gltf_json_get(r->doc, p->x, "target_parents"), *e;
+    if (!tp)
+        return MK_OK;
+    if (p->version < 7 || !mk_gltf_json_is(tp, MK_GLTF_JSON_ARRAY) || tp->size != p->targets)
+        return mk_pack_bad(r, "target_parents", MK_NONE,
+                           "not one entry per morph target (version 7)");
+    uint32_t t = 0;
+    MK_GLTF_JSON_EACH (r->doc, e, tp) {
+        int64_t v;
+        if (!mk_pack_whole(r, e, -1, (double)t - 1, &v))
+            return mk_pack_bad(r, "target_parents", t, "not -1 or an earlier target");
+        if (v >= 0 && p->target_first[v] == MK_NONE)
+            return mk_pack_bad(r, "target_parents", t, "a target no frame shows");
+        p->target_parent[t++] = v < 0 ? MK_NONE : (uint32_t)v;
+        p->tree |= v >= 0;
+    }
+    return MK_OK;
 }
 
 static bool is_accessor(const mk_gltf *g, uint32_t a, mk_gltf_type type, uint32_t count)
@@ -925,8 +996,10 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
         (s = mk_pack_get_u32(r, x, "position_count", "", &u->position_count)) != MK_OK ||
         (s = mk_pack_get_u32(r, x, "normal_count", "", &u->normal_count)) != MK_OK)
         return s;
-    if ((s = mk_pack_read_files(r, x, u, p.targets, &p.frame_target, &p.frames)) != MK_OK) {
+    if ((s = mk_pack_read_files(r, x, u, p.targets, &p.frame_target, &p.frames)) != MK_OK ||
+        (s = read_parents(r, &p, al)) != MK_OK) {
         mk_free(al, p.frame_target, (size_t)p.frames * sizeof(uint32_t));
+        mk_free(al, p.target_first, 2 * (size_t)p.targets * sizeof(uint32_t));
         return s;
     }
     if ((s = mk_pack_read_clips(r, x, u)) == MK_OK) {
@@ -962,6 +1035,7 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
     mk_free(al, used, (size_t)p.vertices * sizeof(uint32_t));
     mk_free(al, new_of_old, (size_t)p.vertices * sizeof(uint32_t));
     mk_free(al, p.frame_target, (size_t)p.frames * sizeof(uint32_t));
+    mk_free(al, p.target_first, 2 * (size_t)p.targets * sizeof(uint32_t));
     return s;
 }
 

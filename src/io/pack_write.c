@@ -163,14 +163,15 @@ static uint32_t distinct_frames(const mk_frame_set *s, bool every_frame, uint32_
 }
 
 static mk_status write_animations(mk_pack_writer *w, const mk_unit *u,
-                                  const uint32_t *frame_target, uint32_t targets, bool plain,
-                                  mk_error *err)
+                                  const uint32_t *frame_target, const uint32_t *target_parent,
+                                  uint32_t targets, bool plain, mk_error *err)
 {
     if (!targets)
         return MK_OK; /* nothing moves: a weights channel needs targets */
     for (uint32_t c = 0; c < u->clips->clip_count; c++) {
         mk_pack_keys k;
-        mk_status st = mk_pack_key_clip(u->clips, c, frame_target, targets, w->allocator, &k, err);
+        mk_status st = mk_pack_key_clip(u->clips, c, frame_target, target_parent, targets,
+                                        w->allocator, &k, err);
         if (st != MK_OK)
             return st;
         double tmin = k.times[0], tmax = k.times[k.key_count - 1];
@@ -183,7 +184,7 @@ static mk_status write_animations(mk_pack_writer *w, const mk_unit *u,
         mk_pack_accessor out = {MK_NONE, 0, MK_PACK_FLOAT, false, (uint32_t)values, "SCALAR", 1,
                                 NULL, NULL, 0, 0, 0, 0, 0, 0};
         if (!cubic && !plain) {
-            /* one-hot weights are exactly 0 and 1: normalized bytes (core glTF) */
+            /* weights are exactly 0 and 1 (a frame's path): normalized bytes (core glTF) */
             uint8_t *q = (uint8_t *)k.values; /* in place: byte i from float i, i ascending */
             for (size_t i = 0; i < values; i++)
                 q[i] = k.values[i] > 0.5f ? 255 : 0;
@@ -264,7 +265,8 @@ static const char *interpolation_word(mk_interpolation i)
 
 /* extras.morphkit: what the player needs beyond glTF (docs/pack.md). */
 static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_materials *mats,
-                         const uint32_t *frame_target)
+                         const uint32_t *frame_target, const uint32_t *target_parent,
+                         uint32_t targets)
 {
     mk_buf *b = &w->json;
     const mk_unit_files *files = u->files;
@@ -331,6 +333,14 @@ static void write_extras(mk_pack_writer *w, const mk_unit *u, const mk_pack_mate
         mk_buf_printf(b, "%s%d", f ? "," : ",\"frame_targets\":[",
                            frame_target[f] == MK_NONE ? -1 : (int)frame_target[f]);
     mk_buf_append(b, "]", plain_targets ? 0 : 1);
+    /* target_parents (version 7): absent when every target's parent is the base */
+    bool star = true;
+    for (uint32_t t = 0; t < targets && star; t++)
+        star = target_parent[t] == MK_NONE;
+    for (uint32_t t = 0; !star && t < targets; t++)
+        mk_buf_printf(b, "%s%d", t ? "," : ",\"target_parents\":[",
+                      target_parent[t] == MK_NONE ? -1 : (int)target_parent[t]);
+    mk_buf_append(b, "]", star ? 0 : 1);
     mk_buf_append(b, ",\"clips\":[", 10);
     for (uint32_t ci = 0; ci < u->clips->clip_count; ci++) {
         const mk_clip *c = &u->clips->clips[ci];
@@ -413,6 +423,7 @@ typedef struct pack_form_choice {
     double flat_error;
     bool first_use_order;           /* unit is the copy in `v` order */
     uint32_t base_frame;            /* MK_NONE: mk_pack_choose_base picks it */
+    bool tree;                      /* targets may take their deltas from other targets */
 } pack_form_choice;
 
 static mk_status pack_form(const pack_form_choice *f, const mk_pack_materials *mats,
@@ -519,6 +530,7 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     const bool search = !(options && (options->plain || options->every_frame)) &&
                         (double)fs->frame_count * fs->frame_count * fs->vertex_count <=
                             MK_PACK_BASE_SEARCH;
+    const bool quantized = !(options && (options->plain || options->every_frame));
     void *best = NULL;
     size_t best_size = 0;
     for (int form = 0; st == MK_OK && form < 4; form++) {
@@ -528,13 +540,19 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
         for (uint32_t b = 0; st == MK_OK && b < (search ? fs->frame_count : 1); b++) {
             if (search && repeats_earlier_frame(fs, b))
                 continue; /* the same file again */
-            const pack_form_choice f = {reordered ? byv : unit,
-                                        flat_form ? &flat_options : options,
-                                        flat_form,
-                                        flat_form ? flat_error : 0,
-                                        reordered,
-                                        search ? b : MK_NONE};
-            st = keep_smaller(&f, mats, allocator, &best, &best_size, stats, err);
+            /* every target from the base, and as a tree (format 7): the
+             * tree's cost is an estimate, and the codec sometimes prefers
+             * the star (the generated sphere, compressed) */
+            for (int tree = 0; st == MK_OK && tree <= (quantized ? 1 : 0); tree++) {
+                const pack_form_choice f = {reordered ? byv : unit,
+                                            flat_form ? &flat_options : options,
+                                            flat_form,
+                                            flat_form ? flat_error : 0,
+                                            reordered,
+                                            search ? b : MK_NONE,
+                                            tree};
+                st = keep_smaller(&f, mats, allocator, &best, &best_size, stats, err);
+            }
         }
     }
     mk_pack_free_by_v(byv, unit->frames->vertex_count, allocator);
@@ -560,7 +578,7 @@ static mk_status pack_form(const pack_form_choice *f, const mk_pack_materials *m
     const bool flat = f->flat;
     const mk_frame_set *s = unit->frames;
     const uint32_t frames = s->frame_count, n = s->vertex_count;
-    size_t table_bytes = (size_t)frames * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
+    size_t table_bytes = (size_t)frames * (sizeof(uint64_t) + 3 * sizeof(uint32_t));
     uint8_t *table = mk_alloc(allocator, table_bytes);
     mk_pack_writer w;
     memset(&w, 0, sizeof w);
@@ -576,6 +594,7 @@ static mk_status pack_form(const pack_form_choice *f, const mk_pack_materials *m
     }
     uint64_t *hash = (uint64_t *)table;
     uint32_t *frame_target = (uint32_t *)(hash + frames), *target_frame = frame_target + frames;
+    uint32_t *target_parent = target_frame + frames;
     uint32_t base = f->base_frame;
     if (base == MK_NONE && mk_pack_choose_base(unit, options, flat, allocator, &base) != MK_OK) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
@@ -587,10 +606,11 @@ static mk_status pack_form(const pack_form_choice *f, const mk_pack_materials *m
     stats->flat_normals = flat;
     if (flat)
         stats->max_normal_error = f->flat_error;
-    if ((st = mk_pack_write_mesh(&w, unit, options, mats, base, flat, target_frame, targets,
-                                 translation, &scale, stats, err)) != MK_OK ||
-        (st = write_animations(&w, unit, frame_target, targets, options && options->plain,
-                               err)) != MK_OK)
+    if ((st = mk_pack_write_mesh(&w, unit, options, mats, base, flat, f->tree, frame_target,
+                                 target_frame, targets, target_parent, translation, &scale, stats,
+                                 err)) != MK_OK ||
+        (st = write_animations(&w, unit, frame_target, target_parent, targets,
+                               options && options->plain, err)) != MK_OK)
         goto done;
     mk_buf mat_json = {NULL, 0, 0, allocator, false};
     write_materials(&w, mats, &mat_json);
@@ -661,7 +681,7 @@ static mk_status pack_form(const pack_form_choice *f, const mk_pack_materials *m
     if (mat_json.failed)
         j->failed = true;
     mk_buf_free(&mat_json);
-    write_extras(&w, unit, mats, frame_target);
+    write_extras(&w, unit, mats, frame_target, target_parent, targets);
     mk_buf_append(j, "}", 1);
     mk_buf_align(j, 4, ' ');
     if (any_failed(&w)) {
