@@ -95,6 +95,7 @@ typedef struct packed {
     uint32_t *frame_target;
     uint32_t *target_parent; /* version 7: each target's parent target, MK_NONE: the base */
     bool tree;               /* some target's parent is another target */
+    uint32_t tree_depth;     /* targets on the longest path */
     uint32_t *target_first;  /* each target's first frame (MK_NONE: no frame's) */
     const struct mk_gltf_json_value *x; /* extras.morphkit */
     bool transform; /* the node moves the mesh: positions are on a grid */
@@ -603,12 +604,10 @@ static mk_status read_indices(mk_pack_reader *r, const packed *p, const mk_alloc
     return st;
 }
 
-/* The pack's texture coordinates (normalized UNSIGNED_SHORT VEC2, dense)
- * as the glTF reader converts them, c / 65535, in one loop; false for any
- * other form (then the glTF reader's path). */
 /* Texture coordinates as OBJ has them (v up; glTF's v runs down): the
- * pack's UNSIGNED_SHORT normalized ones in one loop the compiler
- * vectorizes, any other form through the glTF reader. */
+ * pack's (normalized UNSIGNED_SHORT VEC2, dense) as the glTF reader
+ * converts them, c / 65535, in one loop the compiler vectorizes; any other
+ * form through the glTF reader. */
 MK_AVX2_CLONE static void unorm16_to_texcoords(float *restrict out, const uint8_t *restrict in,
                                                size_t count)
 {
@@ -825,16 +824,19 @@ static bool small_integers(const mk_gltf *g, uint32_t accessor)
 }
 
 /* Whether the frames read are finite without looking: every attribute and
- * delta is of 8- or 16-bit integers (a position at most 2^17 grid steps
- * from the origin with its delta) and the node's origin is below 1e8 and
- * its step below 100, so no sum, no product and no flat normal's cross
- * product overflows; normals are normalized. The glTF reader checked the
- * indices against the vertex count: the frame set's check would find
- * nothing (it reads every float of every frame). */
+ * delta is of 8- or 16-bit integers, paths are at most MK_PACK_TREE_DEPTH
+ * targets long (a position at most 2^19 grid steps from the origin), and
+ * the node's origin is below 1e8 and its step below 100, so no sum, no
+ * product and no flat normal's cross product overflows; normals are
+ * normalized. The glTF reader checked the indices against the vertex
+ * count: the frame set's check would find nothing (it reads every float
+ * of every frame). */
 static bool surely_finite(const packed *p)
 {
     const mk_gltf *g = p->g;
     const mk_gltf_primitive *pr = p->prim;
+    if (p->tree_depth > MK_PACK_TREE_DEPTH)
+        return false;
     if (!small_integers(g, pr->position) || !small_integers(g, pr->normal) ||
         !small_integers(g, pr->texcoord0))
         return false;
@@ -848,18 +850,21 @@ static bool surely_finite(const packed *p)
     return true;
 }
 
-/* Each target's first frame, and its parent (version 7's target_parents:
- * -1, the base, or an earlier target that some frame shows; absent: the
- * base). One block: target_first, then target_parent. */
+/* Each target's first frame, its parent (version 7's target_parents: -1,
+ * the base, or an earlier target that some frame shows; absent: the base)
+ * and the longest path. One block: target_first, target_parent, then each
+ * target's depth. */
 static mk_status read_parents(mk_pack_reader *r, packed *p, const mk_allocator *al)
 {
     p->tree = false;
+    p->tree_depth = p->targets ? 1 : 0;
     if (!p->targets)
         return MK_OK;
-    p->target_first = mk_alloc(al, 2 * (size_t)p->targets * sizeof(uint32_t));
+    p->target_first = mk_alloc(al, 3 * (size_t)p->targets * sizeof(uint32_t));
     if (!p->target_first)
         return mk_error_set(r->err, MK_ERR_OUT_OF_MEMORY, r->file, 0, "out of memory");
     p->target_parent = p->target_first + p->targets;
+    uint32_t *depth = p->target_parent + p->targets;
     for (uint32_t t = 0; t < p->targets; t++)
         p->target_first[t] = p->target_parent[t] = MK_NONE;
     for (uint32_t f = p->frames; f-- > 0;)
@@ -878,8 +883,11 @@ static mk_status read_parents(mk_pack_reader *r, packed *p, const mk_allocator *
             return mk_pack_bad(r, "target_parents", t, "not -1 or an earlier target");
         if (v >= 0 && p->target_first[v] == MK_NONE)
             return mk_pack_bad(r, "target_parents", t, "a target no frame shows");
-        p->target_parent[t++] = v < 0 ? MK_NONE : (uint32_t)v;
+        p->target_parent[t] = v < 0 ? MK_NONE : (uint32_t)v;
+        depth[t] = v < 0 ? 1 : depth[v] + 1;
+        p->tree_depth = depth[t] > p->tree_depth ? depth[t] : p->tree_depth;
         p->tree |= v >= 0;
+        t++;
     }
     return MK_OK;
 }
@@ -999,7 +1007,7 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
     if ((s = mk_pack_read_files(r, x, u, p.targets, &p.frame_target, &p.frames)) != MK_OK ||
         (s = read_parents(r, &p, al)) != MK_OK) {
         mk_free(al, p.frame_target, (size_t)p.frames * sizeof(uint32_t));
-        mk_free(al, p.target_first, 2 * (size_t)p.targets * sizeof(uint32_t));
+        mk_free(al, p.target_first, 3 * (size_t)p.targets * sizeof(uint32_t));
         return s;
     }
     if ((s = mk_pack_read_clips(r, x, u)) == MK_OK) {
@@ -1035,7 +1043,7 @@ static mk_status build(mk_pack_reader *r, const mk_gltf *g, const mk_gltf_json_v
     mk_free(al, used, (size_t)p.vertices * sizeof(uint32_t));
     mk_free(al, new_of_old, (size_t)p.vertices * sizeof(uint32_t));
     mk_free(al, p.frame_target, (size_t)p.frames * sizeof(uint32_t));
-    mk_free(al, p.target_first, 2 * (size_t)p.targets * sizeof(uint32_t));
+    mk_free(al, p.target_first, 3 * (size_t)p.targets * sizeof(uint32_t));
     return s;
 }
 
