@@ -497,6 +497,16 @@ static int json_ints(const void *glb, size_t size, const char *key, int *out, in
     return n;
 }
 
+/* "\"key\":[v0,v1,...]" into out (entry `at`, when not -1, replaced by
+ * `value`). */
+static void int_array_json(char out[256], const char *key, const int *v, int n, int at, int value)
+{
+    int k = snprintf(out, 256, "\"%s\":[", key);
+    for (int i = 0; i < n && k < 240; i++)
+        k += snprintf(out + k, (size_t)(256 - k), "%s%d", i ? "," : "", i == at ? value : v[i]);
+    snprintf(out + k, (size_t)(256 - k), "]");
+}
+
 /* The base pose is the frame that makes the smallest file, tried frame by
  * frame: a strip of 1 000 vertices whose 9 frames each move 10 more of
  * them far (SHORT deltas). Every base needs SHORT targets, so an estimate
@@ -1478,27 +1488,50 @@ static void test_malformed_extras(void)
         check_bad_cases(idata, isize, huge_step, 1);
     mk_free(NULL, idata, isize);
     mk_unit_destroy(wing_unit);
-    /* target_parents (version 7), on the knight's default pack */
+    /* target_parents (version 7), on the knight's default pack: the cases
+     * are made from its own arrays (a target whose parent is another
+     * target made its own parent; that parent shown by no frame) */
     mk_unit *knight = load(MK_TEST_SOURCE_DIR "/assets/demo/knight");
     void *kdata = NULL;
     size_t ksize = 0;
     CHECK(knight && mk_unit_pack(knight, NULL, NULL, &kdata, &ksize, NULL, NULL, &e) == MK_OK);
-    CHECK(kdata && json_has(kdata, ksize, "\"target_parents\":[-1,-1,-1,2,"));
-    static const bad_case parents[] = {
-        {"\"target_parents\":[-1,", "\"target_parents\":[5,", MK_ERR_PARSE,
-         "target_parents[0]: not -1 or an earlier target"},
-        {"\"target_parents\":[-1,-1,-1,2,", "\"target_parents\":[-1,-1,-1,3,", MK_ERR_PARSE,
-         "target_parents[3]: not -1 or an earlier target"},
-        {"\"target_parents\":[", "\"target_parents\":[-1,", MK_ERR_PARSE,
-         "target_parents: not one entry per morph target"},
-        {"\"target_parents\":[", "\"target_parents\":7,\"x\":[", MK_ERR_PARSE,
-         "target_parents: not one entry"},
-        {"\"version\":7", "\"version\":6", MK_ERR_PARSE, "(version 7)"},
-        {"\"frame_targets\":[0,1,2,3,", "\"frame_targets\":[0,1,1,3,", MK_ERR_PARSE,
-         "target_parents[3]: a target no frame shows"},
-    };
-    if (kdata)
+    enum { KF = 15, KT = 14 };
+    int ft[KF] = {0}, tp[KT] = {0};
+    CHECK(kdata && json_ints(kdata, ksize, "\"frame_targets\":[", ft, KF) == KF);
+    CHECK(kdata && json_ints(kdata, ksize, "\"target_parents\":[", tp, KT) == KT);
+    int child = -1; /* a target whose parent is another target: the knight's pack is a tree */
+    for (int k = 0; k < KT && child < 0; k++)
+        child = tp[k] >= 0 ? k : -1;
+    CHECK(child > 0);
+    if (kdata && child > 0) {
+        const int parent = tp[child]; /* child is the first target with a parent */
+        char tp_text[256], tp_self[256], ft_text[256], ft_hidden[256];
+        char self_msg[64], hidden_msg[64];
+        int_array_json(tp_text, "target_parents", tp, KT, -1, 0);
+        int_array_json(tp_self, "target_parents", tp, KT, child, child);
+        int_array_json(ft_text, "frame_targets", ft, KF, -1, 0);
+        int hidden[KF];
+        for (int f = 0; f < KF; f++)
+            hidden[f] = ft[f] == parent ? child : ft[f];
+        int_array_json(ft_hidden, "frame_targets", hidden, KF, -1, 0);
+        snprintf(self_msg, sizeof self_msg, "target_parents[%d]: not -1 or an earlier target",
+                 child);
+        snprintf(hidden_msg, sizeof hidden_msg, "target_parents[%d]: a target no frame shows",
+                 child);
+        const bad_case parents[] = {
+            /* the first target's parent can only be the base */
+            {"\"target_parents\":[-1,", "\"target_parents\":[5,", MK_ERR_PARSE,
+             "target_parents[0]: not -1 or an earlier target"},
+            {tp_text, tp_self, MK_ERR_PARSE, self_msg},
+            {"\"target_parents\":[", "\"target_parents\":[-1,", MK_ERR_PARSE,
+             "target_parents: not one entry per morph target"},
+            {"\"target_parents\":[", "\"target_parents\":7,\"x\":[", MK_ERR_PARSE,
+             "target_parents: not one entry"},
+            {"\"version\":7", "\"version\":6", MK_ERR_PARSE, "(version 7)"},
+            {ft_text, ft_hidden, MK_ERR_PARSE, hidden_msg},
+        };
         check_bad_cases(kdata, ksize, parents, sizeof parents / sizeof parents[0]);
+    }
     mk_free(NULL, kdata, ksize);
     mk_unit_destroy(knight);
     static const mk_pack_options plain = {.plain = true};

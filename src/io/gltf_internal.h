@@ -68,7 +68,7 @@ typedef enum mk_gltf_json_type {
 typedef struct mk_gltf_json_value {
     uint8_t type; /* mk_gltf_json_type */
     uint8_t escaped; /* a string with a backslash escape in it */
-    uint16_t tag; /* a string without escapes: mk_gltf_json_tag of its text */
+    uint16_t tag; /* a key without escapes: mk_gltf_json_tag of its text */
     uint32_t start; /* its first byte in the text (a string's after the quote) */
     union {
         uint32_t end; /* a string, number or literal: the byte after it (a string's quote) */
@@ -96,15 +96,15 @@ mk_status mk_gltf_json_parse(mk_gltf_json *doc, const char *text, size_t size,
                              const mk_allocator *a, size_t *error_offset);
 void mk_gltf_json_free(mk_gltf_json *doc, const mk_allocator *a);
 
-/* Member `key` (n bytes) of obj (the first one of that name), NULL when
- * obj is NULL, not an object or has no such member. Keys with escapes
- * compare by their decoded text. */
-/* A string's tag: its length and first byte, compared before its text
- * (most keys of an object differ in one of them). */
+/* A key's tag: its length and first byte, compared before its text (most
+ * keys of an object differ in one of them). */
 static inline uint16_t mk_gltf_json_tag(const char *s, size_t n)
 {
     return (uint16_t)((n & 0xFF) << 8 | (n ? (unsigned char)s[0] : 0));
 }
+/* Member `key` (n bytes) of obj (the first one of that name), NULL when
+ * obj is NULL, not an object or has no such member. Keys with escapes
+ * compare by their decoded text. */
 const mk_gltf_json_value *mk_gltf_json_get_n(const mk_gltf_json *doc,
                                              const mk_gltf_json_value *obj, const char *key,
                                              size_t n);

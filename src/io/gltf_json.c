@@ -151,8 +151,9 @@ static bool scan_scalar(const parser *p, uint32_t i, mk_gltf_json_type *type, ui
         /* most numbers of a glTF document are plain integers (indices,
            counts, offsets): their digits and what follows them suffice */
         e = i + 1;
-        while (t[i] != '0' && e < n && t[e] >= '0' && t[e] <= '9')
-            e++;
+        if (t[i] != '0') /* no leading zero */
+            while (e < n && t[e] >= '0' && t[e] <= '9')
+                e++;
         if (e < n && (kind[(unsigned char)t[e]] & K_END_SCALAR)) {
             *type = MK_GLTF_JSON_NUMBER;
             *end = e;
@@ -221,7 +222,6 @@ static mk_status parse(parser *p, size_t *error_offset)
                 return MK_ERR_OUT_OF_MEMORY;
             e->end = end;
             e->escaped = esc;
-            e->tag = mk_gltf_json_tag(t + i + 1, end - i - 1);
             i = end + 1;
         } else if (c != '\0' && (kind[(unsigned char)c] & (K_NUMBER | K_LITERAL))) {
             mk_gltf_json_type type;

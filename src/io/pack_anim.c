@@ -54,7 +54,7 @@ static void successor(const mk_clip_set *set, uint32_t clip, uint32_t frame, uin
 typedef struct keyer {
     mk_pack_keys *k;
     const uint32_t *frame_target;
-    const uint32_t *target_parent; /* NULL: every target's parent is the base */
+    const uint32_t *target_parent; /* MK_NONE: the base */
     uint32_t targets;
     uint32_t stride; /* floats per key: targets, or 3 * targets for cubic */
     uint32_t cap;
@@ -76,8 +76,7 @@ static mk_status add_key(keyer *q, float t, uint32_t frame, mk_error *err)
                             (double)t);
     k->times[k->key_count] = t;
     float *v = part(q, k->key_count, 1);
-    for (uint32_t x = q->frame_target[frame]; x != MK_NONE;
-         x = q->target_parent ? q->target_parent[x] : MK_NONE)
+    for (uint32_t x = q->frame_target[frame]; x != MK_NONE; x = q->target_parent[x])
         v[x] = 1.0f;
     k->key_count++;
     return MK_OK;
@@ -87,8 +86,7 @@ static mk_status add_key(keyer *q, float t, uint32_t frame, mk_error *err)
  * has no weight). */
 static void add_tangent(const keyer *q, float *tangent, uint32_t frame, double coeff)
 {
-    for (uint32_t x = q->frame_target[frame]; x != MK_NONE;
-         x = q->target_parent ? q->target_parent[x] : MK_NONE)
+    for (uint32_t x = q->frame_target[frame]; x != MK_NONE; x = q->target_parent[x])
         tangent[x] += (float)coeff;
 }
 

@@ -187,8 +187,9 @@ mk_status mk_pack_flat_fits(const mk_unit *unit, const mk_pack_options *o, const
 
 /* Writes the mesh (meshes[0] JSON into w->meshes, its data into w->bin;
  * without normals when flat) and fills the node's translation/scale (identity unless positions are
- * quantized) and the stats' size, bits and errors. With tree and positions
- * on the grid the targets become a tree (target_parent, MK_NONE: the base;
+ * quantized) and the stats' size, bits and errors. With tree (the caller's
+ * choice: not for --every-frame) and positions on the grid the targets
+ * become a tree (target_parent, MK_NONE: the base;
  * else all MK_NONE), numbered parents first: target_frame and frame_target
  * (the frames' targets) are renumbered to match. */
 mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *unit, const mk_pack_options *o,
@@ -308,8 +309,8 @@ typedef struct mk_pack_keys {
 
 /* Keys clip `clip` of set for a viewer (pack.h describes the keying).
  * frame_target maps frame-set indices to morph targets (MK_NONE: the
- * base); target_parent (NULL: all the base) each target to the target its
- * delta is taken from. MK_ERR_UNSUPPORTED when two key times coincide as
+ * base); target_parent each target to the target its delta is taken from
+ * (MK_NONE: the base). MK_ERR_UNSUPPORTED when two key times coincide as
  * floats. */
 mk_status mk_pack_key_clip(const mk_clip_set *set, uint32_t clip, const uint32_t *frame_target,
                            const uint32_t *target_parent, uint32_t target_count,

@@ -833,11 +833,9 @@ static void write_target(mesh_ctx *m, uint32_t f, uint32_t pf, const float *nbas
                 d[i] = (float)q[i] / m->nmax;
             *nrm = put_attr(m, MK_PACK_KIND_NORMAL, NULL, d, 3, MK_PACK_FLOAT, false, true, false);
         }
-        if (pf != m->base) { /* the error of the whole path's sum: base to f */
-            quantize_normals(m, f, q);
+        if (pf != m->base) /* the error of the whole path's sum: base to f */
             for (size_t i = 0; i < n3; i++)
-                d[i] = (float)(q[i] - m->qa[i]) / m->nmax;
-        }
+                d[i] = (float)(q[i] + from[i] - m->qa[i]) / m->nmax;
     }
     e = normal_error(m, f, nbase, d);
     m->st->max_normal_error = e > m->st->max_normal_error ? e : m->st->max_normal_error;
@@ -1001,15 +999,14 @@ mk_status mk_pack_flat_fits(const mk_unit *u, const mk_pack_options *o, const mk
 /* The targets as a tree (pack_tree.c) when positions are on the grid and
  * the unit is small enough, numbered parents first (target_frame and
  * frame_target renumbered); otherwise every parent is the base. */
-static mk_status target_tree(mesh_ctx *m, const mk_pack_options *o, bool tree,
-                             uint32_t *frame_target, uint32_t *target_frame, uint32_t targets,
-                             uint32_t *parent)
+static mk_status target_tree(mesh_ctx *m, bool tree, uint32_t *frame_target,
+                             uint32_t *target_frame, uint32_t targets, uint32_t *parent)
 {
     const mk_allocator *al = m->w->allocator;
     const size_t n3 = 3 * (size_t)m->n;
     for (uint32_t t = 0; t < targets; t++)
         parent[t] = MK_NONE;
-    if (!tree || !m->qpos || targets < 2 || (o && o->every_frame) ||
+    if (!tree || !m->qpos || targets < 2 ||
         (double)(targets + 1) * (targets + 1) * (double)n3 > MK_PACK_TREE_WORK)
         return MK_OK;
     const size_t rows = (size_t)targets + 1;
@@ -1096,7 +1093,7 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     }
     stats->position_bits = m.qpos ? m.bits : 0;
     if ((st = write_base(&m, &id, nbase)) != MK_OK ||
-        (st = target_tree(&m, o, tree, frame_target, target_frame, targets, target_parent)) !=
+        (st = target_tree(&m, tree, frame_target, target_frame, targets, target_parent)) !=
             MK_OK) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;

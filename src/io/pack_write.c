@@ -527,10 +527,9 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
      * the codec make of them: the knight's flat pack is 9% smaller from an
      * Idle frame than from the frame the estimate picks) */
     const mk_frame_set *fs = unit->frames;
-    const bool search = !(options && (options->plain || options->every_frame)) &&
-                        (double)fs->frame_count * fs->frame_count * fs->vertex_count <=
-                            MK_PACK_BASE_SEARCH;
     const bool quantized = !(options && (options->plain || options->every_frame));
+    const bool search = quantized && (double)fs->frame_count * fs->frame_count *
+                                             fs->vertex_count <= MK_PACK_BASE_SEARCH;
     void *best = NULL;
     size_t best_size = 0;
     for (int form = 0; st == MK_OK && form < 4; form++) {
