@@ -754,6 +754,85 @@ static void test_no_texcoords(void)
     mk_unit_destroy(t);
 }
 
+/* A 3 x 2 grid of `v` with a texture seam down its middle column: the
+ * right quad gives v2 and v5 texture coordinates of their own. v5 keeps
+ * its `vn` there, v2 takes vn 7, equal to vn 2 in pose 0 only. */
+static void write_seam_frame(const char *dir, const char *file, int pose)
+{
+    char text[2048];
+    int n = 0;
+    for (int i = 0; i < 6; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "v %.6f %.6f %.6f\n", (double)(i % 3),
+                      (double)(i / 3), 0.1 * pose * sin(i + 1.0));
+    for (int i = 0; i < 8; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "vt %.3f %.3f\n", 0.1 * i, 0.05 * i);
+    for (int i = 0; i < 7; i++) {
+        double x = i < 6 ? 0.1 * i : 0.1 + 0.2 * pose, y = 0.05 * pose;
+        n += snprintf(text + n, sizeof text - (size_t)n, "vn %.5f %.5f 1\n", x, y);
+    }
+    n += snprintf(text + n, sizeof text - (size_t)n,
+                  "f 1/1/1 2/2/2 5/5/5\nf 1/1/1 5/5/5 4/4/4\n"
+                  "f 2/7/7 3/3/3 6/6/6\nf 2/7/7 6/6/6 5/8/5\n");
+    mk_fx_write(dir, file, text);
+}
+
+/* no_texcoords: vertices split only by texture coordinates (a seam) are
+ * one vertex again; those whose normals differ in any frame stay apart.
+ * The unit reads back with the folder's `v`s, `vn`s and corners. */
+static void test_no_texcoords_welds_seams(void)
+{
+    const char *d = mk_fx_dir("pack_seam");
+    write_seam_frame(d, "walk_1.obj", 0);
+    write_seam_frame(d, "walk_2.obj", 1);
+    write_seam_frame(d, "walk_3.obj", 2);
+    mk_unit *u = load(d);
+    CHECK(u != NULL);
+    if (!u)
+        return;
+    /* the folder: 6 `v` + v2 and v5 again for the right quad's corners */
+    CHECK_EQ_INT(u->frames->vertex_count, 8);
+    mk_pack_options o = {0};
+    o.no_texcoords = true;
+    for (int compress = 0; compress < 2; compress++) {
+        o.compress = compress;
+        void *data = NULL;
+        size_t size = 0;
+        mk_pack_stats st;
+        mk_unit *b = pack_and_read(u, &o, &data, &size, &st);
+        if (b) {
+            const mk_frame_set *fa = u->frames, *fb = b->frames;
+            CHECK(fb->texcoords == NULL);
+            CHECK_EQ_INT(fb->vertex_count, 7); /* v5's two are one; v2's stay two */
+            CHECK_EQ_INT(fb->index_count, fa->index_count);
+            CHECK_EQ_INT(b->position_count, 6);
+            CHECK_EQ_INT(b->normal_count, 7);
+            float oa[3 * 7], ob[3 * 7];
+            for (uint32_t f = 0; f < fa->frame_count && fb->vertex_count == 7; f++) {
+                const float *pa = mk_frame_set_positions(fa, f), *pb = mk_frame_set_positions(fb, f);
+                const float *na = mk_frame_set_normals(fa, f), *nb = mk_frame_set_normals(fb, f);
+                mk_unit_to_source_order(u, pa, oa);
+                mk_unit_to_source_order(b, pb, ob);
+                CHECK(max_abs_diff(oa, ob, 3 * 6) <= st.max_position_error);
+                mk_unit_normals_to_source_order(u, na, oa);
+                mk_unit_normals_to_source_order(b, nb, ob);
+                CHECK(max_abs_diff(oa, ob, 3 * 7) <= st.max_normal_error + 1e-7);
+                for (uint32_t i = 0; i < fa->index_count; i++) { /* every corner */
+                    uint32_t x = fa->indices[i], y = fb->indices[i];
+                    CHECK_EQ_INT(u->source_index[x], b->source_index[y]);
+                    CHECK(max_abs_diff(pa + 3 * x, pb + 3 * y, 3) <= st.max_position_error);
+                    CHECK(max_abs_diff(na + 3 * x, nb + 3 * y, 3) <= st.max_normal_error + 1e-7);
+                }
+            }
+            /* the seam's corners share a vertex, the hard edge's do not */
+            CHECK(fb->indices[4] == fb->indices[11]); /* v5 on the left and the right */
+            CHECK(fb->indices[1] != fb->indices[6]);  /* v2: vn 2, vn 7 */
+        }
+        mk_unit_destroy(b);
+        mk_free(NULL, data, size);
+    }
+    mk_unit_destroy(u);
+}
+
 static void test_padded_file_names(void)
 {
     /* Blender's walk_000001.obj: the names are stored (and come back) */
@@ -1751,7 +1830,7 @@ static void test_misuse(void)
 
 MK_TEST_MAIN(MK_TEST(test_round_trip_demo_knight), MK_TEST(test_round_trip_demo_wing),
              MK_TEST(test_round_trip_generated), MK_TEST(test_reads_older_versions),
-             MK_TEST(test_base_frame_search), MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose), MK_TEST(test_map_deltas), MK_TEST(test_static_normals_no_normal_targets), MK_TEST(test_flat_normals), MK_TEST(test_first_use_order), MK_TEST(test_sparse_index_list), MK_TEST(test_no_texcoords),
+             MK_TEST(test_base_frame_search), MK_TEST(test_all_frames_identical), MK_TEST(test_maps_told_by_base_pose), MK_TEST(test_map_deltas), MK_TEST(test_static_normals_no_normal_targets), MK_TEST(test_flat_normals), MK_TEST(test_first_use_order), MK_TEST(test_sparse_index_list), MK_TEST(test_no_texcoords), MK_TEST(test_no_texcoords_welds_seams),
              MK_TEST(test_load_detects_file), MK_TEST(test_padded_file_names), MK_TEST(test_gltf_animation_matches_player),
              MK_TEST(test_gltf_keys_by_hand), MK_TEST(test_materials),
              MK_TEST(test_material_problems_are_warnings), MK_TEST(test_single_frame_clips), MK_TEST(test_malformed_extras),

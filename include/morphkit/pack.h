@@ -119,6 +119,9 @@ typedef struct mk_pack_options {
                                        (NULL: the disk; morphkit/file.h) */
     bool no_texcoords;         /* leave the texture coordinates out (a unit drawn without
                                   textures: glTF viewers and gltfpack do not need them);
+                                  vertices apart only by them (a texture seam) become one,
+                                  so the unit reads back with fewer render vertices and
+                                  the same `v`s, `vn`s and corners;
                                   MK_ERR_INVALID_ARGUMENT when a material has a texture */
     bool flat_normals;         /* a unit flat shaded in every frame (each vertex's
                                   normal its faces' own, within 1 degree, from the

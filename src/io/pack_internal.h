@@ -27,11 +27,22 @@ mk_status mk_pack_first_uses(const uint32_t *elements, uint32_t n, const mk_allo
  * OBJ `v` (the file then says first_use_order): *out is unit with its
  * render vertices in that order, or NULL when unit's own order is not the
  * first-use order a reader can tell again, or already is the `v` order.
- * The copy shares all but its frames and maps with unit; free it with
- * mk_pack_free_by_v (vertices: the unit's vertex count). */
+ * Free the copy with mk_pack_free_copy. */
 mk_status mk_pack_unit_by_v(const mk_unit *unit, const mk_allocator *al, mk_unit **out,
                             mk_error *err);
-void mk_pack_free_by_v(mk_unit *c, uint32_t vertices, const mk_allocator *al);
+
+/* With no_texcoords, render vertices split only by their texture
+ * coordinates are one: *out is unit without texture coordinates, each set
+ * of vertices that share a `v` and their positions and normals bit for bit
+ * in every frame made one vertex, numbered by first use as a folder's
+ * are; NULL when unit has no texture coordinates or no two vertices
+ * merge. Free the copy with mk_pack_free_copy. */
+mk_status mk_pack_unit_welded(const mk_unit *unit, const mk_allocator *al, mk_unit **out,
+                              mk_error *err);
+
+/* Frees a copy made by mk_pack_unit_by_v or mk_pack_unit_welded: its
+ * frames and maps (the rest is the original's); NULL is ignored. */
+void mk_pack_free_copy(mk_unit *copy, const mk_allocator *al);
 
 /* ---- the document being written (pack_write.c, pack_mesh.c) ------------ */
 

@@ -82,6 +82,46 @@ static bool v_order(const mk_unit *u, const uint8_t *used, uint32_t *count, uint
     return identity;
 }
 
+/* A copy of unit with frames of its own (vertices render vertices, with
+ * texture coordinates or not; zero-filled) and maps of its own (normal_vertex
+ * copied, source_index to fill), sharing the rest; NULL: out of memory. */
+static mk_unit *new_copy(const mk_unit *unit, uint32_t vertices, bool texcoords,
+                         const mk_allocator *al)
+{
+    const mk_frame_set *s = unit->frames;
+    mk_unit *c = mk_alloc(al, sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *unit;
+    c->source_index = mk_alloc(al, (size_t)vertices * sizeof(uint32_t));
+    c->normal_vertex = unit->normal_count
+                           ? mk_alloc(al, (size_t)unit->normal_count * sizeof(uint32_t))
+                           : NULL;
+    c->frames = NULL;
+    mk_frame_set_desc d = {s->frame_count, vertices, s->index_count, s->normals != NULL, texcoords};
+    mk_error e;
+    if (!c->source_index || (unit->normal_count && !c->normal_vertex) ||
+        mk_frame_set_create(&d, al, &c->frames, &e) != MK_OK) {
+        mk_free(al, c->source_index, (size_t)vertices * sizeof(uint32_t));
+        mk_free(al, c->normal_vertex, (size_t)unit->normal_count * sizeof(uint32_t));
+        mk_free(al, c, sizeof *c);
+        return NULL;
+    }
+    if (unit->normal_count)
+        memcpy(c->normal_vertex, unit->normal_vertex, (size_t)unit->normal_count * sizeof(uint32_t));
+    return c;
+}
+
+void mk_pack_free_copy(mk_unit *c, const mk_allocator *al)
+{
+    if (!c)
+        return;
+    mk_free(al, c->source_index, (size_t)c->frames->vertex_count * sizeof(uint32_t));
+    mk_free(al, c->normal_vertex, (size_t)c->normal_count * sizeof(uint32_t));
+    mk_frame_set_destroy(c->frames);
+    mk_free(al, c, sizeof *c);
+}
+
 mk_status mk_pack_unit_by_v(const mk_unit *unit, const mk_allocator *al, mk_unit **out,
                             mk_error *err)
 {
@@ -103,53 +143,122 @@ mk_status mk_pack_unit_by_v(const mk_unit *unit, const mk_allocator *al, mk_unit
     mk_status st = MK_OK;
     mk_unit *c = NULL;
     if (mk_unit_first_use_numbers(s, new_of_old) && !v_order(unit, used, count, new_of_old) &&
-        !(c = mk_alloc(al, sizeof *c)))
+        !(c = new_copy(unit, n, s->texcoords != NULL, al)))
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     if (c) {
-        /* the copy: every per-vertex array moved to its new place */
-        *c = *unit;
-        c->source_index = mk_alloc(al, (size_t)n * sizeof(uint32_t));
-        c->normal_vertex = unit->normal_count
-                               ? mk_alloc(al, (size_t)unit->normal_count * sizeof(uint32_t))
-                               : NULL;
-        c->frames = NULL;
-        mk_frame_set_desc d = {s->frame_count, n, s->index_count, s->normals != NULL,
-                               s->texcoords != NULL};
-        if (!c->source_index || (unit->normal_count && !c->normal_vertex) ||
-            mk_frame_set_create(&d, al, &c->frames, err) != MK_OK) {
-            st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-            mk_pack_free_by_v(c, n, al);
-        } else {
-            mk_frame_set *t = c->frames;
-            for (uint32_t f = 0; f < s->frame_count; f++) {
-                mk_scatter_floats(mk_frame_set_positions_to_fill(t, f),
-                                  mk_frame_set_positions(s, f), new_of_old, n, 3);
-                if (s->normals)
-                    mk_scatter_floats(mk_frame_set_normals_to_fill(t, f),
-                                      mk_frame_set_normals(s, f), new_of_old, n, 3);
-            }
-            if (s->texcoords)
-                mk_scatter_floats(t->texcoords, s->texcoords, new_of_old, n, 2);
-            for (uint32_t i = 0; i < s->index_count; i++)
-                t->indices[i] = new_of_old[s->indices[i]];
-            memcpy(c->source_index, unit->source_index, (size_t)n * sizeof(uint32_t));
-            if (unit->normal_count)
-                memcpy(c->normal_vertex, unit->normal_vertex,
-                       (size_t)unit->normal_count * sizeof(uint32_t));
-            mk_renumber_maps(c, new_of_old, scratch);
-            *out = c;
+        /* every per-vertex array moved to its new place */
+        mk_frame_set *t = c->frames;
+        for (uint32_t f = 0; f < s->frame_count; f++) {
+            mk_scatter_floats(mk_frame_set_positions_to_fill(t, f), mk_frame_set_positions(s, f),
+                              new_of_old, n, 3);
+            if (s->normals)
+                mk_scatter_floats(mk_frame_set_normals_to_fill(t, f), mk_frame_set_normals(s, f),
+                                  new_of_old, n, 3);
         }
+        if (s->texcoords)
+            mk_scatter_floats(t->texcoords, s->texcoords, new_of_old, n, 2);
+        for (uint32_t i = 0; i < s->index_count; i++)
+            t->indices[i] = new_of_old[s->indices[i]];
+        memcpy(c->source_index, unit->source_index, (size_t)n * sizeof(uint32_t));
+        mk_renumber_maps(c, new_of_old, scratch);
+        *out = c;
     }
     mk_free(al, block, bytes);
     return st;
 }
 
-void mk_pack_free_by_v(mk_unit *c, uint32_t vertices, const mk_allocator *al)
+/* ---- vertices apart only by texture coordinates (no_texcoords) ------------- */
+
+/* Whether render vertices a and b share their `v`, and their position and
+ * normal bit for bit in every frame. */
+static bool same_vertex(const mk_unit *u, uint32_t a, uint32_t b)
 {
-    if (!c)
-        return;
-    mk_free(al, c->source_index, (size_t)vertices * sizeof(uint32_t));
-    mk_free(al, c->normal_vertex, (size_t)c->normal_count * sizeof(uint32_t));
-    mk_frame_set_destroy(c->frames); /* NULL when its creation failed */
-    mk_free(al, c, sizeof *c);
+    const mk_frame_set *s = u->frames;
+    if (u->source_index[a] != u->source_index[b])
+        return false;
+    for (uint32_t f = 0; f < s->frame_count; f++) {
+        const float *p = mk_frame_set_positions(s, f);
+        if (memcmp(p + 3 * (size_t)a, p + 3 * (size_t)b, 3 * sizeof(float)) != 0)
+            return false;
+        const float *q = s->normals ? mk_frame_set_normals(s, f) : NULL;
+        if (q && memcmp(q + 3 * (size_t)a, q + 3 * (size_t)b, 3 * sizeof(float)) != 0)
+            return false;
+    }
+    return true;
+}
+
+mk_status mk_pack_unit_welded(const mk_unit *unit, const mk_allocator *al, mk_unit **out,
+                              mk_error *err)
+{
+    *out = NULL;
+    const mk_frame_set *s = unit->frames;
+    const uint32_t n = s->vertex_count;
+    if (!s->texcoords)
+        return MK_OK;
+    uint32_t cap = 16;
+    while (cap < 2 * (uint64_t)n && cap < (1u << 31))
+        cap *= 2;
+    /* slot: a class's first vertex + 1; rep: each vertex's class (its
+     * first vertex); new_of: a class's new number, by first use */
+    size_t words = (size_t)cap + 2 * (size_t)n;
+    uint32_t *block = mk_alloc(al, words * sizeof(uint32_t));
+    if (!block)
+        return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    uint32_t *slot = block, *rep = block + cap, *new_of = rep + n;
+    memset(slot, 0, (size_t)cap * sizeof(uint32_t));
+    const float *n0 = s->normals ? mk_frame_set_normals(s, 0) : NULL;
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t key[3] = {unit->source_index[v], 0, 0};
+        if (n0) { /* the first frame's normal tells most seams' vertices apart */
+            uint32_t bits[3];
+            memcpy(bits, n0 + 3 * (size_t)v, sizeof bits);
+            key[1] = bits[0] ^ bits[2];
+            key[2] = bits[1];
+        }
+        uint32_t i = hash3(key) & (cap - 1);
+        while (slot[i] && !same_vertex(unit, slot[i] - 1, v))
+            i = (i + 1) & (cap - 1);
+        if (!slot[i])
+            slot[i] = v + 1;
+        rep[v] = slot[i] - 1;
+    }
+    /* the classes numbered by first use (a reader's numbering), unused last */
+    for (uint32_t v = 0; v < n; v++)
+        new_of[v] = MK_NONE;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < s->index_count; i++) {
+        const uint32_t r = rep[s->indices[i]];
+        if (new_of[r] == MK_NONE)
+            new_of[r] = m++;
+    }
+    for (uint32_t v = 0; v < n; v++)
+        if (rep[v] == v && new_of[v] == MK_NONE)
+            new_of[v] = m++;
+    mk_status st = MK_OK;
+    mk_unit *c = m < n ? new_copy(unit, m, false, al) : NULL;
+    if (m < n && !c)
+        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    if (c) {
+        for (uint32_t v = 0; v < n; v++)
+            new_of[v] = new_of[rep[v]]; /* reps come first: already final */
+        mk_frame_set *t = c->frames;
+        for (uint32_t f = 0; f < s->frame_count; f++) {
+            /* the vertices of a class are equal: writing each is writing one */
+            mk_scatter_floats(mk_frame_set_positions_to_fill(t, f), mk_frame_set_positions(s, f),
+                              new_of, n, 3);
+            if (s->normals)
+                mk_scatter_floats(mk_frame_set_normals_to_fill(t, f), mk_frame_set_normals(s, f),
+                                  new_of, n, 3);
+        }
+        for (uint32_t i = 0; i < s->index_count; i++)
+            t->indices[i] = new_of[s->indices[i]];
+        for (uint32_t v = 0; v < n; v++)
+            c->source_index[new_of[v]] = unit->source_index[v];
+        for (uint32_t j = 0; j < c->normal_count; j++)
+            if (c->normal_vertex[j] != MK_NONE)
+                c->normal_vertex[j] = new_of[c->normal_vertex[j]];
+        *out = c;
+    }
+    mk_free(al, block, words * sizeof(uint32_t));
+    return st;
 }

@@ -508,6 +508,13 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
     if (!stats)
         stats = &local_stats;
     memset(stats, 0, sizeof *stats);
+    /* no_texcoords: the vertices of a texture seam are one vertex again
+     * (the unit reads back with fewer render vertices, the same `v`s) */
+    mk_unit *welded = NULL;
+    if (st == MK_OK && options && options->no_texcoords)
+        st = mk_pack_unit_welded(unit, allocator, &welded, err);
+    if (welded)
+        unit = welded;
     /* flat_normals: a flat-shaded unit is packed both ways (pack_flat.c),
      * and the smaller file kept: without normals it usually is, by their
      * deltas, but its grid may have to be finer for the small faces' normals */
@@ -554,7 +561,8 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
             }
         }
     }
-    mk_pack_free_by_v(byv, unit->frames->vertex_count, allocator);
+    mk_pack_free_copy(byv, allocator);
+    mk_pack_free_copy(welded, allocator);
     if (st == MK_OK) {
         *out_data = best;
         *out_size = best_size;

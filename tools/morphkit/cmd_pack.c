@@ -52,7 +52,8 @@ static void help(FILE *out)
             "  --every-frame    one morph target per frame, equal frames too (input for\n"
             "                   other glTF tools; morphkit plays it the same)\n"
             "  --no-texcoords   leave the texture coordinates out (a unit drawn without\n"
-            "                   textures; refused when a material has one)\n"
+            "                   textures; refused when a material has one); the\n"
+            "                   vertices of a texture seam become one\n"
             "  --quiet          no summary table\n\n"
             "exit codes: 0 success, 1 a unit is invalid or could not be written,\n"
             "2 usage error\n");
