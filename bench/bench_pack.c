@@ -9,7 +9,8 @@
  * file; both from the page cache; the folder and the forms timed in turn,
  * round after round, each its best round). `--quick` uses small sizes (CTest smoke
  * test); `--write-units DIR` only writes the generated unit folders (for
- * bench/pack_vs_gltfpack.sh). */
+ * bench/pack_vs_gltfpack.mjs); `--unit DIR` (repeatable) measures that
+ * folder too (bench/blender_unit.py makes one as Blender exports it). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,6 +212,12 @@ int main(int argc, char **argv)
     bench_unit("wing", MK_BENCH_SOURCE_DIR "/assets/demo/wing", tmp, min_s, rounds);
     bench_unit("limb", limb, tmp, min_s, rounds);
     bench_unit("sphere", big, tmp, quick ? 0.0 : 0.5, quick ? 1 : 3);
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--unit") == 0) {
+            const char *dir = argv[++i], *slash = strrchr(dir, '/');
+            bench_unit(slash && slash[1] ? slash + 1 : dir, dir, tmp, quick ? 0.0 : 0.5,
+                       quick ? 1 : 3);
+        }
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     return system(cmd) == 0 ? 0 : 1;

@@ -12,7 +12,9 @@
 // (gltfpack drops texture coordinates that no material's texture uses;
 // with -kv it keeps the attribute but writes zeros).
 // The generated units are bench_pack's at its --quick sizes (sphere: 600
-// vertices, limb: 192).
+// vertices, limb: 192); suzanne is a unit as Blender exports it
+// (bench/blender_unit.py: 2 012 vertices, texture seams, 60 frames), made
+// when `blender` is on the PATH.
 // Usage: node bench/pack_vs_gltfpack.mjs BUILD_DIR SRC_DIR
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,6 +32,15 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mk-vs-gltfpack-'));
 const generated = execFileSync(path.join(build, 'bench', 'bench_pack'), ['--quick', '--write-units', tmp],
   { encoding: 'utf8' }).trim().split('\n');
 const units = [path.join(src, 'assets/demo/knight'), path.join(src, 'assets/demo/wing'), ...generated];
+try {
+  const dir = path.join(tmp, 'suzanne');
+  execFileSync('blender', ['-b', '--factory-startup', '--python', path.join(src, 'bench', 'blender_unit.py'),
+    '--', dir], { stdio: 'pipe' });
+  units.push(dir);
+} catch (e) {
+  if (e.code !== 'ENOENT') throw e;
+  console.log('blender is not installed: the suzanne unit is left out');
+}
 
 const folderBytes = (dir) => fs.readdirSync(dir).filter((f) => f.endsWith('.obj'))
   .reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);

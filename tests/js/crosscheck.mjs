@@ -264,9 +264,36 @@ function gridUnit() {
   }
   return dir;
 }
+// A 4 x 3 grid with a texture seam down its second column (the faces to
+// its right give those vertices texture coordinates of their own): 15
+// render vertices in the folder; with --no-texcoords pack makes the seam's
+// two sides one vertex again, so the file has the grid's 12.
+function seamUnit() {
+  const dir = path.join(tmp, 'seam');
+  fs.mkdirSync(dir);
+  for (let k = 1; k <= 3; k++) {
+    let s = '';
+    for (let r = 0; r < 3; r++)
+      for (let c = 0; c < 4; c++) s += `v ${c} ${r} ${(0.2 * k * Math.sin(c + 2 * r)).toFixed(4)}\n`;
+    for (let r = 0; r < 3; r++)
+      for (let c = 0; c < 4; c++) s += `vt ${(c / 3).toFixed(4)} ${(r / 2).toFixed(4)}\n`;
+    for (let r = 0; r < 3; r++) s += `vt 0.9 ${(r / 2).toFixed(4)}\n`; // vt 13-15: column 2 seen from the right
+    for (let r = 0; r < 3; r++)
+      for (let c = 0; c < 4; c++) s += `vn ${(0.1 * k * Math.cos(c + r)).toFixed(4)} 0 1\n`;
+    for (let r = 0; r < 2; r++)
+      for (let c = 0; c < 3; c++) {
+        const a = r * 4 + c + 1, b = a + 4;
+        const t = (v) => (c >= 1 && (v - 1) % 4 === 1 ? 13 + Math.floor((v - 1) / 4) : v);
+        s += `f ${a}/${t(a)}/${a} ${b}/${t(b)}/${b} ${b + 1}/${t(b + 1)}/${b + 1} ${a + 1}/${t(a + 1)}/${a + 1}\n`;
+      }
+    fs.writeFileSync(path.join(dir, `Wave_${k}.obj`), s);
+  }
+  return dir;
+}
 const units = [
   materialUnit(),
   gridUnit(),
+  seamUnit(),
   path.join(src, 'assets', 'demo', 'knight'),
   path.join(src, 'assets', 'demo', 'wing'),
   variant('wing_smooth', 'wing', '\nInterpolation Flap smooth\nInterpolation Beat step\n'),
@@ -281,10 +308,13 @@ const units = [
 // unit's at every frame (between frames a viewer shades the blended faces
 // while morphkit blends the frames' normals: only positions are compared)
 const flatUnits = ['knight', 'wing', 'knight_smooth', 'wing_smooth'];
-const forms = [['--plain'], [], ['--compress'], ['--flat-normals'], ['--compress', '--flat-normals']];
+// and the seam unit with --no-texcoords (its seam welded)
+const forms = [['--plain'], [], ['--compress'], ['--flat-normals'], ['--compress', '--flat-normals'],
+  ['--no-texcoords'], ['--no-texcoords', '--compress']];
 for (const mode of forms) for (const dir of units) {
-  const flatMode = mode.includes('--flat-normals');
+  const flatMode = mode.includes('--flat-normals'), welded = mode.includes('--no-texcoords');
   if (flatMode && !flatUnits.includes(path.basename(dir))) continue;
+  if (welded && path.basename(dir) !== 'seam') continue;
   const normalTol = mode.includes('--plain') ? 1e-4 : 3e-2;
   const glb = path.join(tmp, path.basename(dir) + mode.map((m) => m.replace('--', '_')).join('') + '.glb');
   const table = execFileSync(tool, ['pack', dir, '-o', glb, ...mode], { encoding: 'utf8' });
@@ -327,6 +357,13 @@ for (const mode of forms) for (const dir of units) {
       (flatPack && !mesh.material.flatShading))
     fail(`${path.basename(glb)}: flat ${flatPack}, NORMAL ${!!g.attributes.normal}, ` +
          `flatShading ${mesh.material.flatShading}`);
+  if (path.basename(dir) === 'seam') {
+    checks++;
+    const want = welded ? 12 : 15;
+    if (g.attributes.position.count !== want || !g.attributes.uv !== welded)
+      fail(`${path.basename(glb)}: ${g.attributes.position.count} vertices (want ${want}), ` +
+           `TEXCOORD_0 ${!!g.attributes.uv}`);
+  }
   gltf.scene.updateMatrixWorld(true);
   const world = mesh.matrixWorld; // quantized positions: the node's translation + scale
   // the `v` / `vn` maps: accessors named in extras.morphkit (absent: the
