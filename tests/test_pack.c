@@ -776,16 +776,22 @@ static void write_seam_frame(const char *dir, const char *file, int pose)
     mk_fx_write(dir, file, text);
 }
 
+/* A unit of three seam frames. */
+static const char *make_seam_unit(const char *name)
+{
+    const char *d = mk_fx_dir(name);
+    write_seam_frame(d, "walk_1.obj", 0);
+    write_seam_frame(d, "walk_2.obj", 1);
+    write_seam_frame(d, "walk_3.obj", 2);
+    return d;
+}
+
 /* no_texcoords: vertices split only by texture coordinates (a seam) are
  * one vertex again; those whose normals differ in any frame stay apart.
  * The unit reads back with the folder's `v`s, `vn`s and corners. */
 static void test_no_texcoords_welds_seams(void)
 {
-    const char *d = mk_fx_dir("pack_seam");
-    write_seam_frame(d, "walk_1.obj", 0);
-    write_seam_frame(d, "walk_2.obj", 1);
-    write_seam_frame(d, "walk_3.obj", 2);
-    mk_unit *u = load(d);
+    mk_unit *u = load(make_seam_unit("pack_seam"));
     CHECK(u != NULL);
     if (!u)
         return;
@@ -1761,14 +1767,18 @@ static void f_free(void *user, void *p, size_t size)
 
 static void test_out_of_memory_everywhere(void)
 {
-    for (int k = 0; k < 2; k++) {
-        mk_unit *u = load(k ? make_grid_unit("pack_oom_grid") : make_gen_unit("pack_oom", false));
-        const mk_pack_options *o = clean_forms(k);
+    /* k 2: the seam unit welded (no_texcoords) and compressed: both copies */
+    static const mk_pack_options welded = {.compress = true, .no_texcoords = true};
+    for (int k = 0; k < 3; k++) {
+        mk_unit *u = load(k == 2   ? make_seam_unit("pack_oom_seam")
+                          : k == 1 ? make_grid_unit("pack_oom_grid")
+                                   : make_gen_unit("pack_oom", false));
+        const mk_pack_options *o = k == 2 ? &welded : clean_forms(k);
         void *data = NULL;
         size_t size = 0;
         mk_error e;
         CHECK(u && mk_unit_pack(u, o, NULL, &data, &size, NULL, NULL, &e) == MK_OK);
-        CHECK(data && json_has(data, size, "\"first_use_order\":true") == (k == 1));
+        CHECK(data && json_has(data, size, "\"first_use_order\":true") == (k >= 1));
         bool packed = false, parsed = false;
         for (int n = 0; u && n < 4000 && !(packed && parsed); n++) {
             failing f = {n, 0};
