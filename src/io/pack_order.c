@@ -5,8 +5,9 @@
  * class. The writer stores a map this way only when the classes it
  * computes from the bytes it writes are exactly the OBJ indices; the
  * reader computes them from the same elements, so both agree bit for bit.
- * And the order the vertices are stored in: with --compress, also the `v`
- * order (version 6's first_use_order). */
+ * And the vertices stored: with --compress also in `v` order (version 6's
+ * first_use_order); with no_texcoords the two sides of a texture seam as
+ * one vertex. */
 #include <string.h>
 
 #include "morphkit/unit.h"
@@ -82,13 +83,15 @@ static bool v_order(const mk_unit *u, const uint8_t *used, uint32_t *count, uint
     return identity;
 }
 
-/* A copy of unit with frames of its own (vertices render vertices, with
- * texture coordinates or not; zero-filled) and maps of its own (normal_vertex
- * copied, source_index to fill), sharing the rest; NULL: out of memory. */
-static mk_unit *new_copy(const mk_unit *unit, uint32_t vertices, bool texcoords,
-                         const mk_allocator *al)
+/* A copy of unit renumbered: vertex v goes to new_of[v] (below vertices;
+ * vertices sent to one place must be equal: the same `v`, the same
+ * positions and normals), with texture coordinates or not. It has frames
+ * and maps of its own and shares the rest; NULL: out of memory. */
+static mk_unit *new_copy(const mk_unit *unit, const uint32_t *new_of, uint32_t vertices,
+                         bool texcoords, const mk_allocator *al)
 {
     const mk_frame_set *s = unit->frames;
+    const uint32_t n = s->vertex_count;
     mk_unit *c = mk_alloc(al, sizeof *c);
     if (!c)
         return NULL;
@@ -107,8 +110,23 @@ static mk_unit *new_copy(const mk_unit *unit, uint32_t vertices, bool texcoords,
         mk_free(al, c, sizeof *c);
         return NULL;
     }
-    if (unit->normal_count)
-        memcpy(c->normal_vertex, unit->normal_vertex, (size_t)unit->normal_count * sizeof(uint32_t));
+    mk_frame_set *t = c->frames;
+    for (uint32_t f = 0; f < s->frame_count; f++) {
+        mk_scatter_floats(mk_frame_set_positions_to_fill(t, f), mk_frame_set_positions(s, f),
+                          new_of, n, 3);
+        if (s->normals)
+            mk_scatter_floats(mk_frame_set_normals_to_fill(t, f), mk_frame_set_normals(s, f),
+                              new_of, n, 3);
+    }
+    if (texcoords)
+        mk_scatter_floats(t->texcoords, s->texcoords, new_of, n, 2);
+    for (uint32_t i = 0; i < s->index_count; i++)
+        t->indices[i] = new_of[s->indices[i]];
+    for (uint32_t v = 0; v < n; v++)
+        c->source_index[new_of[v]] = unit->source_index[v];
+    for (uint32_t j = 0; j < c->normal_count; j++)
+        c->normal_vertex[j] = unit->normal_vertex[j] == MK_NONE ? MK_NONE
+                                                                : new_of[unit->normal_vertex[j]];
     return c;
 }
 
@@ -131,38 +149,19 @@ mk_status mk_pack_unit_by_v(const mk_unit *unit, const mk_allocator *al, mk_unit
     for (uint32_t v = 0; v < n; v++)
         if (unit->source_index[v] >= unit->position_count)
             return MK_OK; /* not a unit a folder makes: left in its order */
-    size_t words = 2 * (size_t)n + unit->position_count + 1, bytes = words * 4 + n;
+    size_t words = (size_t)n + unit->position_count + 1, bytes = words * 4 + n;
     uint32_t *block = mk_alloc(al, bytes);
     if (!block)
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-    uint32_t *new_of_old = block, *scratch = block + n, *count = block + 2 * (size_t)n;
+    uint32_t *new_of_old = block, *count = block + n;
     uint8_t *used = (uint8_t *)(block + words);
     memset(used, 0, n);
     for (uint32_t i = 0; i < s->index_count; i++)
         used[s->indices[i]] = 1;
     mk_status st = MK_OK;
-    mk_unit *c = NULL;
     if (mk_unit_first_use_numbers(s, new_of_old) && !v_order(unit, used, count, new_of_old) &&
-        !(c = new_copy(unit, n, s->texcoords != NULL, al)))
+        !(*out = new_copy(unit, new_of_old, n, s->texcoords != NULL, al)))
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-    if (c) {
-        /* every per-vertex array moved to its new place */
-        mk_frame_set *t = c->frames;
-        for (uint32_t f = 0; f < s->frame_count; f++) {
-            mk_scatter_floats(mk_frame_set_positions_to_fill(t, f), mk_frame_set_positions(s, f),
-                              new_of_old, n, 3);
-            if (s->normals)
-                mk_scatter_floats(mk_frame_set_normals_to_fill(t, f), mk_frame_set_normals(s, f),
-                                  new_of_old, n, 3);
-        }
-        if (s->texcoords)
-            mk_scatter_floats(t->texcoords, s->texcoords, new_of_old, n, 2);
-        for (uint32_t i = 0; i < s->index_count; i++)
-            t->indices[i] = new_of_old[s->indices[i]];
-        memcpy(c->source_index, unit->source_index, (size_t)n * sizeof(uint32_t));
-        mk_renumber_maps(c, new_of_old, scratch);
-        *out = c;
-    }
     mk_free(al, block, bytes);
     return st;
 }
@@ -235,29 +234,11 @@ mk_status mk_pack_unit_welded(const mk_unit *unit, const mk_allocator *al, mk_un
         if (rep[v] == v && new_of[v] == MK_NONE)
             new_of[v] = m++;
     mk_status st = MK_OK;
-    mk_unit *c = m < n ? new_copy(unit, m, false, al) : NULL;
-    if (m < n && !c)
-        st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-    if (c) {
+    if (m < n) {
         for (uint32_t v = 0; v < n; v++)
             new_of[v] = new_of[rep[v]]; /* reps come first: already final */
-        mk_frame_set *t = c->frames;
-        for (uint32_t f = 0; f < s->frame_count; f++) {
-            /* the vertices of a class are equal: writing each is writing one */
-            mk_scatter_floats(mk_frame_set_positions_to_fill(t, f), mk_frame_set_positions(s, f),
-                              new_of, n, 3);
-            if (s->normals)
-                mk_scatter_floats(mk_frame_set_normals_to_fill(t, f), mk_frame_set_normals(s, f),
-                                  new_of, n, 3);
-        }
-        for (uint32_t i = 0; i < s->index_count; i++)
-            t->indices[i] = new_of[s->indices[i]];
-        for (uint32_t v = 0; v < n; v++)
-            c->source_index[new_of[v]] = unit->source_index[v];
-        for (uint32_t j = 0; j < c->normal_count; j++)
-            if (c->normal_vertex[j] != MK_NONE)
-                c->normal_vertex[j] = new_of[c->normal_vertex[j]];
-        *out = c;
+        if (!(*out = new_copy(unit, new_of, m, false, al)))
+            st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
     }
     mk_free(al, block, words * sizeof(uint32_t));
     return st;

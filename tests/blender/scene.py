@@ -59,11 +59,10 @@ def key_bones(arm, action, keys):
             pb.keyframe_insert("rotation_euler", frame=frame)
 
 
-def armature_scene():
-    """Tube skinned to Lower/Upper bones; actions Bend (frames 1-12) and
-    Twist (frames 20-30). Returns (mesh object, armature object)."""
-    clear_scene()
-    tube = make_tube("Tube")
+def rig_two_bones(ob, blend_from):
+    """An armature Rig with bones Lower (z 0 to 1) and Upper (z 1 to 2)
+    deforming ob: weights by height, all Lower below z blend_from, all
+    Upper above blend_from + 1, linear between. Returns the armature."""
     arm_data = bpy.data.armatures.new("Rig")
     arm = bpy.data.objects.new("Rig", arm_data)
     bpy.context.scene.collection.objects.link(arm)
@@ -76,17 +75,26 @@ def armature_scene():
     upper.parent = lower
     upper.use_connect = True
     bpy.ops.object.mode_set(mode='OBJECT')
-    g_lower = tube.vertex_groups.new(name="Lower")
-    g_upper = tube.vertex_groups.new(name="Upper")
-    for v in tube.data.vertices:
-        w = min(1.0, max(0.0, v.co.z - 0.5))  # 0 below z 0.5, 1 above z 1.5
+    g_lower = ob.vertex_groups.new(name="Lower")
+    g_upper = ob.vertex_groups.new(name="Upper")
+    for v in ob.data.vertices:
+        w = min(1.0, max(0.0, v.co.z - blend_from))
         if w < 1:
             g_lower.add([v.index], 1 - w, 'REPLACE')
         if w > 0:
             g_upper.add([v.index], w, 'REPLACE')
-    mod = tube.modifiers.new("Armature", 'ARMATURE')
+    mod = ob.modifiers.new("Armature", 'ARMATURE')
     mod.object = arm
     arm.animation_data_create()
+    return arm
+
+
+def armature_scene():
+    """Tube skinned to Lower/Upper bones; actions Bend (frames 1-12) and
+    Twist (frames 20-30). Returns (mesh object, armature object)."""
+    clear_scene()
+    tube = make_tube("Tube")
+    arm = rig_two_bones(tube, 0.5)
     bend = bpy.data.actions.new("Bend")
     twist = bpy.data.actions.new("Twist")
     for act in (bend, twist):
