@@ -8,7 +8,8 @@
 # positions (and their linear blend). Also: a name ending in a digit
 # exported as `Twist2_.obj`, the legacy exporter's Twist_000020.obj ...,
 # and a frame whose vertices Blender re-sorted (validate names it, repair
-# puts it back). Skipped only without Blender.
+# puts it back), and the folder packed with --no-texcoords (its texture
+# seam welded). Skipped only without Blender.
 TOOL=$1 SRC=$2 TMP=$3
 rm -rf "$TMP"; mkdir -p "$TMP"; . "$(dirname "$0")/common.inc"
 if ! command -v blender >/dev/null; then
@@ -45,6 +46,20 @@ check() { # ANIM FRAMES: frame times k/10 s and the midpoints between them
 }
 check Bend 12
 check Twist 11
+
+# packed without texture coordinates: the tube's seam (a column at u 0 and
+# at u 1) is one vertex again, 45 render vertices -> its 40 `v`, and the
+# pack still plays Blender's positions (plain: floats as they are)
+expect 0 info "$u"
+has "$out" "40 (v lines), 45 render vertices"
+expect 0 pack "$u" -o "$TMP/tube.glb" --plain --no-texcoords --quiet
+expect 0 info "$TMP/tube.glb"
+has "$out" "40 (v lines), 40 render vertices"
+has "$out" "texcoords: no"
+u=$TMP/tube.glb
+check Bend 12
+check Twist 11
+u=$TMP/unit
 
 # a name ending in a digit, written as Twist2_.obj: Twist2_20.obj .. Twist2_30.obj
 expect 0 info "$TMP/digit"
