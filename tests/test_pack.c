@@ -837,6 +837,31 @@ static void test_no_texcoords_welds_seams(void)
         mk_free(NULL, data, size);
     }
     mk_unit_destroy(u);
+
+    /* two `vn` of equal values, each first used at v1 (found by fuzzing):
+     * the `vn` map names one vertex for each, so v1's two stay apart; v3's
+     * two (neither named by the map) become one: 6 render vertices -> 5 */
+    const char *d = mk_fx_dir("pack_seam_twin_vn");
+    const char *obj = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
+                      "vt 0 0\nvt 1 0\nvt 1 1\nvt 0.5 0\nvt 0.5 1\nvt 0 1\n"
+                      "vn 0 0 1\nvn 0 0 1\nf 1/1/1 2/2/1 3/3/1\nf 1/4/2 3/5/2 4/6/2\n";
+    mk_fx_write(d, "still_1.obj", obj);
+    u = load(d);
+    CHECK(u && u->frames->vertex_count == 6);
+    void *data = NULL;
+    size_t size = 0;
+    mk_pack_stats st;
+    mk_unit *b = u ? pack_and_read(u, &o, &data, &size, &st) : NULL;
+    if (b) {
+        CHECK_EQ_INT(b->frames->vertex_count, 5);
+        CHECK_EQ_INT(b->normal_count, 2);
+        CHECK(b->normal_vertex[0] != b->normal_vertex[1]);
+        CHECK_EQ_INT(b->source_index[b->normal_vertex[0]], 0);
+        CHECK_EQ_INT(b->source_index[b->normal_vertex[1]], 0);
+    }
+    mk_unit_destroy(b);
+    mk_free(NULL, data, size);
+    mk_unit_destroy(u);
 }
 
 static void test_padded_file_names(void)

@@ -34,9 +34,10 @@ mk_status mk_pack_unit_by_v(const mk_unit *unit, const mk_allocator *al, mk_unit
 /* With no_texcoords, render vertices split only by their texture
  * coordinates are one: *out is unit without texture coordinates, each set
  * of vertices that share a `v` and their positions and normals bit for bit
- * in every frame made one vertex, numbered by first use as a folder's
- * are; NULL when unit has no texture coordinates or no two vertices
- * merge. Free the copy with mk_pack_free_copy. */
+ * in every frame made one vertex (but never two that normal_vertex names
+ * for different `vn`: its map names one vertex each), numbered by first
+ * use as a folder's are; NULL when unit has no texture coordinates or no
+ * two vertices merge. Free the copy with mk_pack_free_copy. */
 mk_status mk_pack_unit_welded(const mk_unit *unit, const mk_allocator *al, mk_unit **out,
                               mk_error *err);
 

@@ -198,13 +198,20 @@ mk_status mk_pack_unit_welded(const mk_unit *unit, const mk_allocator *al, mk_un
     while (cap < 2 * (uint64_t)n && cap < (1u << 31))
         cap *= 2;
     /* slot: a class's first vertex + 1; rep: each vertex's class (its
-     * first vertex); new_of: a class's new number, by first use */
-    size_t words = (size_t)cap + 2 * (size_t)n;
+     * first vertex); new_of: a class's new number, by first use; vn: the
+     * `vn` a vertex stands for in normal_vertex, then a class's (two `vn`
+     * with equal values stay apart: the `vn` map names one vertex each) */
+    size_t words = (size_t)cap + 3 * (size_t)n;
     uint32_t *block = mk_alloc(al, words * sizeof(uint32_t));
     if (!block)
         return mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-    uint32_t *slot = block, *rep = block + cap, *new_of = rep + n;
+    uint32_t *slot = block, *rep = block + cap, *new_of = rep + n, *vn = new_of + n;
     memset(slot, 0, (size_t)cap * sizeof(uint32_t));
+    for (uint32_t v = 0; v < n; v++)
+        vn[v] = MK_NONE;
+    for (uint32_t j = 0; j < unit->normal_count; j++)
+        if (unit->normal_vertex[j] < n && vn[unit->normal_vertex[j]] == MK_NONE)
+            vn[unit->normal_vertex[j]] = j;
     const float *n0 = s->normals ? mk_frame_set_normals(s, 0) : NULL;
     for (uint32_t v = 0; v < n; v++) {
         uint32_t key[3] = {unit->source_index[v], 0, 0};
@@ -215,11 +222,20 @@ mk_status mk_pack_unit_welded(const mk_unit *unit, const mk_allocator *al, mk_un
             key[2] = bits[1];
         }
         uint32_t i = hash3(key) & (cap - 1);
-        while (slot[i] && !same_vertex(unit, slot[i] - 1, v))
-            i = (i + 1) & (cap - 1);
-        if (!slot[i])
-            slot[i] = v + 1;
-        rep[v] = slot[i] - 1;
+        for (;; i = (i + 1) & (cap - 1)) {
+            const uint32_t r = slot[i] - 1;
+            if (!slot[i]) {
+                slot[i] = v + 1;
+                rep[v] = v;
+                break;
+            }
+            if ((vn[r] == MK_NONE || vn[v] == MK_NONE || vn[r] == vn[v]) &&
+                same_vertex(unit, r, v)) {
+                rep[v] = r;
+                vn[r] = vn[r] == MK_NONE ? vn[v] : vn[r];
+                break;
+            }
+        }
     }
     /* the classes numbered by first use (a reader's numbering), unused last */
     for (uint32_t v = 0; v < n; v++)

@@ -5,11 +5,67 @@
  * ignored), read through the public file callbacks. Then the pipeline that
  * follows a load: a player over every clip with each pose evaluated, and
  * the source-order copies (fuzz_pipeline.h). The status, the report and
- * *out must agree, and every block read must be given back. */
+ * *out must agree, and every block read must be given back. A small unit
+ * is also packed, in a form the input's last byte picks, and read back:
+ * the pack must succeed and give the unit's positions within the error it
+ * reports. */
+#include <math.h>
+#include <stdlib.h>
+
 #include "fuzz.h"
 #include "fuzz_pipeline.h"
 #include "fuzz_vfs.h"
 #include "morphkit/morphkit.h"
+
+/* Packs u (small units only: the writer tries many forms) with options
+ * from the bits of form, reads the file back and compares. */
+static void pack_round_trip(const mk_unit *u, const mk_file_callbacks *files, uint8_t form)
+{
+    const mk_frame_set *s = u->frames;
+    if (s->vertex_count > 512 || s->frame_count > 12)
+        return;
+    mk_pack_options o = {0};
+    o.files = files;
+    o.plain = form & 1;
+    o.compress = form & 2;
+    o.no_texcoords = form & 4;
+    o.flat_normals = form & 8;
+    o.every_frame = form & 16;
+    o.position_bits = form & 32 ? 15 : 0;
+    o.normal_bits = form & 64 ? 16 : 0;
+    void *data = NULL;
+    size_t size = 0;
+    mk_pack_stats st;
+    mk_error err;
+    mk_status status = mk_unit_pack(u, &o, NULL, &data, &size, &st, NULL, &err);
+    fz_note("pack", status, &err);
+    if (status == MK_ERR_INVALID_ARGUMENT && o.no_texcoords)
+        return; /* a material with a texture needs its coordinates */
+    if (status != MK_OK || !data || size != st.bytes)
+        __builtin_trap(); /* a unit that loads packs */
+    mk_unit *back = NULL;
+    status = mk_unit_parse_packed(data, size, "<pack>", NULL, &back, &err);
+    fz_note("read back", status, &err);
+    if (status != MK_OK || back->frames->frame_count != s->frame_count ||
+        back->position_count != u->position_count ||
+        back->frames->index_count != s->index_count ||
+        back->clips->clip_count != u->clips->clip_count)
+        __builtin_trap();
+    float *a = malloc(6 * (size_t)u->position_count * sizeof(float)), *b;
+    if (a) {
+        b = a + 3 * (size_t)u->position_count;
+        for (uint32_t f = 0; f < s->frame_count; f++) {
+            mk_unit_to_source_order(u, mk_frame_set_positions(s, f), a);
+            mk_unit_to_source_order(back, mk_frame_set_positions(back->frames, f), b);
+            for (size_t i = 0; i < 3 * (size_t)u->position_count; i++)
+                if (!(fabs((double)a[i] - (double)b[i]) <= st.max_position_error))
+                    __builtin_trap(); /* within the error the pack reports */
+        }
+        free(a);
+    }
+    mk_unit_destroy(back);
+    mk_free(NULL, data, size);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -41,6 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mk_report_destroy(report);
     if (unit) {
         fz_exercise_unit(unit);
+        pack_round_trip(unit, &vfs.callbacks, data[size - 1]);
         mk_unit_destroy(unit);
     }
     if (vfs.open_blocks != 0)
