@@ -124,9 +124,8 @@ static mk_unit *new_copy(const mk_unit *unit, const uint32_t *new_of, uint32_t v
         t->indices[i] = new_of[s->indices[i]];
     for (uint32_t v = 0; v < n; v++)
         c->source_index[new_of[v]] = unit->source_index[v];
-    for (uint32_t j = 0; j < c->normal_count; j++)
-        c->normal_vertex[j] = unit->normal_vertex[j] == MK_NONE ? MK_NONE
-                                                                : new_of[unit->normal_vertex[j]];
+    for (uint32_t j = 0; j < c->normal_count; j++) /* MK_NONE: no face uses the `vn` */
+        c->normal_vertex[j] = unit->normal_vertex[j] < n ? new_of[unit->normal_vertex[j]] : MK_NONE;
     return c;
 }
 
