@@ -9,7 +9,8 @@
 # exported as `Twist2_.obj`, the legacy exporter's Twist_000020.obj ...,
 # and a frame whose vertices Blender re-sorted (validate names it, repair
 # puts it back), and the folder packed with --no-texcoords (its texture
-# seam welded). Skipped only without Blender.
+# seam welded); and bench/blender_unit.py's Suzanne, packed the same way.
+# Skipped only without Blender.
 TOOL=$1 SRC=$2 TMP=$3
 rm -rf "$TMP"; mkdir -p "$TMP"; . "$(dirname "$0")/common.inc"
 if ! command -v blender >/dev/null; then
@@ -60,6 +61,42 @@ u=$TMP/tube.glb
 check Bend 12
 check Twist 11
 u=$TMP/unit
+
+# a unit as an artist exports it (bench/blender_unit.py: Suzanne subdivided
+# once, 2 012 `v`, smooth shaded, Smart UV Project's texture seams, 60
+# frames): it validates, and packed with --no-texcoords its seams are
+# welded back to one vertex per `v` (smooth shading: one normal each); the
+# pack plays the folder's positions within the error pack reports
+blender_py "$SRC/bench/blender_unit.py" "$TMP/suzanne" || exit 1
+expect 0 validate "$TMP/suzanne"
+has "$out" "ok: 3 animations, 60 frames, 2012 vertices, 3936 triangles, 0 warnings"
+expect 0 pack "$TMP/suzanne" -o "$TMP/suzanne.glb" --no-texcoords --compress
+max_error=$(printf '%s\n' "$out" | tail -1 | awk '{ print $(NF - 2) }')
+expect 0 info "$TMP/suzanne.glb"
+has "$out" "2012 (v lines), 2012 render vertices"
+has "$out" "texcoords: no"
+times=(--time 0.05 --time 0.73 --anim Walk --then Attack@1.1 --time 1.6)
+expect 0 sample "$TMP/suzanne" --json "${times[@]}"
+printf '%s' "$out" > "$TMP/suzanne_folder.json"
+expect 0 sample "$TMP/suzanne.glb" --json "${times[@]}"
+printf '%s' "$out" > "$TMP/suzanne_pack.json"
+if ! python3 - "$TMP/suzanne_folder.json" "$TMP/suzanne_pack.json" "$max_error" <<'PY'
+import json, sys
+a, b = (json.load(open(p))["samples"] for p in sys.argv[1:3])
+bound = float(sys.argv[3]) * 1.005 + 1e-7  # the summary prints 3 digits, sample 8
+assert len(a) == len(b) == 3 and bound > 0
+for x, y in zip(a, b):
+    assert (x["animation"], x["frame"], x["weight"]) == (y["animation"], y["frame"], y["weight"])
+    p, q = x["meshes"][0]["positions"], y["meshes"][0]["positions"]
+    assert len(p) == len(q) == 3 * 2012
+    d = max(abs(s - t) for s, t in zip(p, q))
+    assert d <= bound, (x["time"], d, bound)
+print("suzanne: folder and pack within", bound)
+PY
+then
+    echo "FAIL: the packed suzanne does not play the folder's positions"
+    fails=$((fails + 1))
+fi
 
 # a name ending in a digit, written as Twist2_.obj: Twist2_20.obj .. Twist2_30.obj
 expect 0 info "$TMP/digit"
