@@ -34,7 +34,8 @@ const generated = execFileSync(path.join(build, 'bench', 'bench_pack'), ['--quic
 const units = [path.join(src, 'assets/demo/knight'), path.join(src, 'assets/demo/wing'), ...generated];
 try {
   const dir = path.join(tmp, 'suzanne');
-  execFileSync('blender', ['-b', '--factory-startup', '--python', path.join(src, 'bench', 'blender_unit.py'),
+  execFileSync('blender', ['-b', '--factory-startup', '--python-exit-code', '1',
+    '--python', path.join(src, 'bench', 'blender_unit.py'),
     '--', dir], { stdio: 'pipe' });
   units.push(dir);
 } catch (e) {

@@ -996,18 +996,21 @@ mk_status mk_pack_flat_fits(const mk_unit *u, const mk_pack_options *o, const mk
     return s;
 }
 
-/* The targets as a tree (pack_tree.c) when positions are on the grid and
- * the unit is small enough, numbered parents first (target_frame and
- * frame_target renumbered); otherwise every parent is the base. */
-static mk_status target_tree(mesh_ctx *m, bool tree, uint32_t *frame_target,
+/* With *tree, the targets as a tree (pack_tree.c) when positions are on
+ * the grid and the unit is small enough, numbered parents first
+ * (target_frame and frame_target renumbered); otherwise every parent is
+ * the base. *tree becomes whether this unit can have a tree at all. */
+static mk_status target_tree(mesh_ctx *m, bool *tree, uint32_t *frame_target,
                              uint32_t *target_frame, uint32_t targets, uint32_t *parent)
 {
     const mk_allocator *al = m->w->allocator;
     const size_t n3 = 3 * (size_t)m->n;
     for (uint32_t t = 0; t < targets; t++)
         parent[t] = MK_NONE;
-    if (!tree || !m->qpos || targets < 2 ||
-        (double)(targets + 1) * (targets + 1) * (double)n3 > MK_PACK_TREE_WORK)
+    const bool wanted = *tree;
+    *tree = m->qpos && targets >= 2 &&
+            (double)(targets + 1) * (targets + 1) * (double)n3 <= MK_PACK_TREE_WORK;
+    if (!wanted || !*tree)
         return MK_OK;
     const size_t rows = (size_t)targets + 1;
     int32_t *grid = mk_alloc(al, rows * n3 * sizeof(int32_t));
@@ -1044,7 +1047,7 @@ static mk_status target_tree(mesh_ctx *m, bool tree, uint32_t *frame_target,
 
 mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_options *o,
                              const mk_pack_materials *mats, uint32_t base_frame, bool flat,
-                             bool tree, uint32_t *frame_target, uint32_t *target_frame,
+                             bool *tree, uint32_t *frame_target, uint32_t *target_frame,
                              uint32_t targets,
                              uint32_t *target_parent, float translation[3], float *scale,
                              mk_pack_stats *stats, mk_error *err)

@@ -428,7 +428,7 @@ typedef struct pack_form_choice {
 
 static mk_status pack_form(const pack_form_choice *f, const mk_pack_materials *mats,
                            const mk_allocator *allocator, void **out_data, size_t *out_size,
-                           mk_pack_stats *stats, mk_error *err);
+                           mk_pack_stats *stats, bool *tree_possible, mk_error *err);
 
 /* Whether frame b of s equals an earlier frame bit for bit. */
 static bool repeats_earlier_frame(const mk_frame_set *s, uint32_t b)
@@ -440,16 +440,17 @@ static bool repeats_earlier_frame(const mk_frame_set *s, uint32_t b)
 }
 
 /* Packs one form and keeps it when it is the first or smaller than *best
- * (which it then replaces; *best_stats with it). */
+ * (which it then replaces; *best_stats with it). *tree_possible: whether
+ * the form's targets could have formed a tree. */
 static mk_status keep_smaller(const pack_form_choice *f, const mk_pack_materials *mats,
                               const mk_allocator *allocator, void **best, size_t *best_size,
-                              mk_pack_stats *best_stats, mk_error *err)
+                              mk_pack_stats *best_stats, bool *tree_possible, mk_error *err)
 {
     void *data;
     size_t size;
     mk_pack_stats stats;
     memset(&stats, 0, sizeof stats);
-    mk_status st = pack_form(f, mats, allocator, &data, &size, &stats, err);
+    mk_status st = pack_form(f, mats, allocator, &data, &size, &stats, tree_possible, err);
     if (st != MK_OK)
         return st;
     if (*best && size >= *best_size) {
@@ -548,8 +549,10 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
                 continue; /* the same file again */
             /* every target from the base, and as a tree (format 7): the
              * tree's cost is an estimate, and the codec sometimes prefers
-             * the star (the generated sphere, compressed) */
-            for (int tree = 0; st == MK_OK && tree <= (quantized ? 1 : 0); tree++) {
+             * the star (the generated sphere, compressed); no tree where
+             * the star's pass found none can be (the same file again) */
+            bool tree_possible = quantized;
+            for (int tree = 0; st == MK_OK && tree <= (tree_possible ? 1 : 0); tree++) {
                 const pack_form_choice f = {reordered ? byv : unit,
                                             flat_form ? &flat_options : options,
                                             flat_form,
@@ -557,7 +560,8 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
                                             reordered,
                                             search ? b : MK_NONE,
                                             tree};
-                st = keep_smaller(&f, mats, allocator, &best, &best_size, stats, err);
+                st = keep_smaller(&f, mats, allocator, &best, &best_size, stats,
+                                  &tree_possible, err);
             }
         }
     }
@@ -578,7 +582,7 @@ mk_status mk_unit_pack(const mk_unit *unit, const mk_pack_options *options,
  * unit's normals are within flat_error of what a reader computes). */
 static mk_status pack_form(const pack_form_choice *f, const mk_pack_materials *mats,
                            const mk_allocator *allocator, void **out_data, size_t *out_size,
-                           mk_pack_stats *stats, mk_error *err)
+                           mk_pack_stats *stats, bool *tree_possible, mk_error *err)
 {
     const mk_unit *unit = f->unit;
     const mk_pack_options *options = f->options;
@@ -613,7 +617,8 @@ static mk_status pack_form(const pack_form_choice *f, const mk_pack_materials *m
     stats->flat_normals = flat;
     if (flat)
         stats->max_normal_error = f->flat_error;
-    if ((st = mk_pack_write_mesh(&w, unit, options, mats, base, flat, f->tree, frame_target,
+    *tree_possible = f->tree;
+    if ((st = mk_pack_write_mesh(&w, unit, options, mats, base, flat, tree_possible, frame_target,
                                  target_frame, targets, target_parent, translation, &scale, stats,
                                  err)) != MK_OK ||
         (st = write_animations(&w, unit, frame_target, target_parent, targets,

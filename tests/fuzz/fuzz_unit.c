@@ -51,9 +51,8 @@ static void pack_round_trip(const mk_unit *u, const mk_file_callbacks *files, ui
     if (status != MK_OK || back->frames->frame_count != s->frame_count ||
         back->position_count != u->position_count ||
         back->frames->index_count != s->index_count ||
-        back->clips->clip_count != u->clips->clip_count)
-        __builtin_trap();
-    if (back->normal_count != u->normal_count || !back->frames->normals != !s->normals)
+        back->clips->clip_count != u->clips->clip_count || back->normal_count != u->normal_count ||
+        !back->frames->normals != !s->normals)
         __builtin_trap();
     const uint32_t most = u->position_count > u->normal_count ? u->position_count : u->normal_count;
     float *a = malloc(6 * (size_t)most * sizeof(float)), *b;
