@@ -67,8 +67,14 @@ typedef enum mk_gltf_json_type {
  * array indexed by a shift. */
 typedef struct mk_gltf_json_value {
     uint8_t type; /* mk_gltf_json_type */
-    uint8_t escaped; /* a string with a backslash escape in it */
-    uint16_t tag; /* a key without escapes: mk_gltf_json_tag of its text */
+    union {
+        uint8_t escaped; /* a string: it has a backslash escape in it */
+        uint8_t small;   /* a number: plain digits below 65536, read into `value` */
+    };
+    union {
+        uint16_t tag;   /* a key without escapes: mk_gltf_json_tag of its text */
+        uint16_t value; /* a number with `small` set (most indices and counts) */
+    };
     uint32_t start; /* its first byte in the text (a string's after the quote) */
     union {
         uint32_t end; /* a string, number or literal: the byte after it (a string's quote) */
@@ -78,7 +84,8 @@ typedef struct mk_gltf_json_value {
 } mk_gltf_json_value;
 
 typedef struct mk_gltf_json {
-    const char *text;
+    const char *text; /* the parser's copy of the text (NULs after it) */
+    size_t text_bytes; /* of its allocation */
     mk_gltf_json_value *values; /* document order; values[0] is the root */
     uint32_t count;
     size_t bytes; /* of the allocation */
@@ -87,8 +94,8 @@ typedef struct mk_gltf_json {
 /* Deepest nesting of arrays and objects read (glTF itself needs < 10). */
 #define MK_GLTF_JSON_DEPTH 256
 
-/* Tokenizes and checks size bytes of text (no terminator needed) into one
- * allocation through `a`. Failures leave doc empty: MK_ERR_PARSE (broken
+/* Tokenizes and checks size bytes of text (no terminator needed) into two
+ * allocations through `a` (a copy of the text, and the values). Failures leave doc empty: MK_ERR_PARSE (broken
  * JSON; *error_offset: the byte the problem is at), MK_ERR_LIMIT (text of
  * 2 GiB or more, or nested deeper than MK_GLTF_JSON_DEPTH at byte
  * *error_offset), MK_ERR_OUT_OF_MEMORY. */

@@ -1,7 +1,11 @@
 /* glTF reader: the JSON document - one pass over the text that checks the
  * grammar (RFC 8259) and writes the values in document order. */
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "decimal.h"
 #include "gltf_internal.h"
@@ -25,27 +29,23 @@ static const uint8_t kind[256] = {
     ['n'] = K_LITERAL,
 };
 
+/* The parser reads a copy of the text with MK_JSON_PAD NULs after it: the
+ * NUL at n stops every scan as the end of the text would (a NUL ends the
+ * text anyway: the document must be whole before it), so the loops need
+ * no bounds checks, and a 16-byte load at any offset up to n stays inside
+ * the copy. */
+enum { MK_JSON_PAD = 16 };
+
 typedef struct parser {
-    const char *t;
-    uint32_t n; /* bytes of text */
     mk_gltf_json_value *v;
     uint32_t count, cap;
     const mk_allocator *a;
 } parser;
 
-/* The byte at i; a NUL past the end (a NUL ends the text: the document
- * must be whole before it). */
-static inline char at(const char *t, uint32_t n, uint32_t i)
-{
-    return i < n ? t[i] : '\0';
-}
-
-/* (The text and its length are passed, not the parser: stores to the
- * values could alias its fields, and would reload them at every byte.) */
-static inline uint32_t skip_space(const char *t, uint32_t n, uint32_t i)
+static inline uint32_t skip_space(const char *t, uint32_t i)
 {
     /* a blank is at most ' ': most bytes fail the first test (minified JSON) */
-    while (i < n && (unsigned char)t[i] <= ' ' && (kind[(unsigned char)t[i]] & K_SPACE))
+    while ((unsigned char)t[i] <= ' ' && (kind[(unsigned char)t[i]] & K_SPACE))
         i++;
     return i;
 }
@@ -66,68 +66,71 @@ static bool grow(parser *p)
     return true;
 }
 
-/* A new value; its `next` is the one after it (containers and keys get
- * theirs when they close). NULL when out of memory. */
-static inline mk_gltf_json_value *add(parser *p, mk_gltf_json_type type, uint32_t start)
-{
-    if (p->count == p->cap && !grow(p))
-        return NULL;
-    mk_gltf_json_value *e = &p->v[p->count++];
-    *e = (mk_gltf_json_value){(uint8_t)type, 0, 0, start, {start}, p->count};
-    return e;
-}
-
 static inline bool is_hex(char c)
 {
     return (unsigned)(c - '0') < 10 || (unsigned)((c | 0x20) - 'a') < 6;
 }
 
-/* The offset of the first '"', '\\' or NUL at or after q, or n. Eight
- * bytes a step on little-endian hosts: a byte equal to one of the three
- * turns to zero after an xor, and the lowest flagged zero byte is exact
- * (a false flag only follows a true one). */
-static inline uint32_t string_stop(const char *t, uint32_t q, uint32_t n)
+/* The offset of the first '"', '\\' or NUL at or after q (there is one: the
+ * NUL at n). 16 bytes a step with SSE2; elsewhere 8 on little-endian hosts,
+ * where a byte equal to one of the three turns to zero after an xor and
+ * the lowest flagged zero byte is exact (a false flag only follows a true
+ * one). */
+static inline uint32_t string_stop(const char *t, uint32_t q)
 {
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), slash = _mm_set1_epi8('\\');
+    const __m128i zero = _mm_setzero_si128();
+    for (;; q += 16) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(t + q));
+        const unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, slash)),
+            _mm_cmpeq_epi8(x, zero)));
+        if (m)
+            return q + (uint32_t)__builtin_ctz(m);
+    }
+#elif defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     const uint64_t lo = 0x0101010101010101u, hi = 0x8080808080808080u;
-    while (n - q >= 8) {
+    for (;; q += 8) {
         uint64_t x;
         memcpy(&x, t + q, 8);
         const uint64_t a = x ^ (lo * '"'), b = x ^ (lo * '\\');
         const uint64_t m = ((a - lo) & ~a) | ((b - lo) & ~b) | ((x - lo) & ~x);
         if (m & hi)
             return q + (uint32_t)__builtin_ctzll(m & hi) / 8;
-        q += 8;
     }
-#endif
-    while (q < n && t[q] != '"' && t[q] != '\\' && t[q] != '\0')
+#else
+    while (t[q] != '"' && t[q] != '\\' && t[q] != '\0')
         q++;
     return q;
+#endif
 }
 
 /* The string whose opening quote is at i: *end receives the offset of its
  * closing quote, *escaped whether it has a backslash. Escapes are checked
  * (\" \\ \/ \b \f \n \r \t \uXXXX); other bytes pass as they are. False
  * when it is broken or unterminated (a NUL ends the text). */
-static bool scan_string(const parser *p, uint32_t i, uint32_t *end, bool *escaped)
+static inline bool scan_string(const char *t, uint32_t i, uint32_t *end, bool *escaped)
 {
-    const char *t = p->t;
-    uint32_t n = p->n, q = i + 1;
-    *escaped = false;
+    uint32_t q = string_stop(t, i + 1);
+    if (t[q] == '"') { /* most strings: no escape */
+        *end = q;
+        *escaped = false;
+        return true;
+    }
+    *escaped = true;
     for (;;) {
-        q = string_stop(t, q, n);
-        if (q == n || t[q] == '\0')
+        if (t[q] == '\0')
             return false;
         if (t[q] == '"') {
             *end = q;
             return true;
         }
-        /* a backslash at q */
-        *escaped = true;
-        char e = at(t, n, q + 1);
+        /* a backslash at q; the NUL at n fails every test below */
+        const char e = t[q + 1];
         if (e == 'u') {
             for (uint32_t k = q + 2; k < q + 6; k++)
-                if (!is_hex(at(t, n, k)))
+                if (!is_hex(t[k]))
                     return false;
             q += 6;
         } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' ||
@@ -136,27 +139,33 @@ static bool scan_string(const parser *p, uint32_t i, uint32_t *end, bool *escape
         } else {
             return false;
         }
+        q = string_stop(t, q);
     }
 }
 
 /* A number or literal at i (its first byte says which may follow): *end
- * receives the offset after it. It must be followed by a blank, a comma or
- * a closing bracket. */
-static bool scan_scalar(const parser *p, uint32_t i, mk_gltf_json_type *type, uint32_t *end)
+ * receives the offset after it, *small the value of plain digits below
+ * 65536, else UINT32_MAX. It must be followed by a blank, a comma or a
+ * closing bracket. */
+static inline bool scan_scalar(const char *t, uint32_t n, uint32_t i, mk_gltf_json_type *type,
+                               uint32_t *end, uint32_t *small)
 {
-    const char *t = p->t;
-    const uint32_t n = p->n;
     uint32_t e;
-    if (t[i] >= '0' && t[i] <= '9') {
+    *small = UINT32_MAX;
+    if ((unsigned)(t[i] - '0') < 10) {
         /* most numbers of a glTF document are plain integers (indices,
-           counts, offsets): their digits and what follows them suffice */
+           counts, offsets): their digits and what follows them suffice
+           (past 5 digits x wraps, and is not used) */
+        uint32_t x = (uint32_t)(t[i] - '0');
         e = i + 1;
         if (t[i] != '0') /* no leading zero */
-            while (e < n && t[e] >= '0' && t[e] <= '9')
-                e++;
-        if (e < n && (kind[(unsigned char)t[e]] & K_END_SCALAR)) {
+            for (unsigned d; (d = (unsigned)(t[e] - '0')) < 10; e++)
+                x = x * 10 + d;
+        if (kind[(unsigned char)t[e]] & K_END_SCALAR) {
             *type = MK_GLTF_JSON_NUMBER;
             *end = e;
+            if (e - i <= 5 && x < 65536)
+                *small = x;
             return true;
         }
     }
@@ -167,70 +176,97 @@ static bool scan_scalar(const parser *p, uint32_t i, mk_gltf_json_type *type, ui
             return false;
         e = (uint32_t)(stop - t);
         *type = MK_GLTF_JSON_NUMBER;
-    } else if (n - i >= 4 && memcmp(t + i, "true", 4) == 0) {
+    } else if (memcmp(t + i, "true", 4) == 0) { /* the padding makes 5 bytes readable */
         e = i + 4;
         *type = MK_GLTF_JSON_TRUE;
-    } else if (n - i >= 5 && memcmp(t + i, "false", 5) == 0) {
+    } else if (memcmp(t + i, "false", 5) == 0) {
         e = i + 5;
         *type = MK_GLTF_JSON_FALSE;
-    } else if (n - i >= 4 && memcmp(t + i, "null", 4) == 0) {
+    } else if (memcmp(t + i, "null", 4) == 0) {
         e = i + 4;
         *type = MK_GLTF_JSON_NULL;
     } else {
         return false;
     }
     *end = e;
-    return e < n && (kind[(unsigned char)t[e]] & K_END_SCALAR);
+    return kind[(unsigned char)t[e]] & K_END_SCALAR;
 }
 
-/* The whole document. The containers still open are a stack of their
- * value indices; in an object, open_key[] holds its member whose value is
- * being read. Every failure sets *error_offset to the byte that is out of
- * place (a broken string or scalar: its first byte). */
-static mk_status parse(parser *p, size_t *error_offset)
+/* The whole document in t[0, n) (t[n] is a NUL). The containers still
+ * open are a stack of their value indices, the innermost also in `top`
+ * (and whether it is an object in `in_object`); in an object, open_key[]
+ * holds its member whose value is being read. The value array lives in
+ * locals while the loop runs (stores through p could alias the text's
+ * reads) and goes back to *p when it ends. Every failure sets
+ * *error_offset to the byte that is out of place (a broken string or
+ * scalar: its first byte). */
+static mk_status parse(parser *p, const char *const t, const uint32_t n, size_t *error_offset)
 {
     uint32_t open[MK_GLTF_JSON_DEPTH], open_key[MK_GLTF_JSON_DEPTH], depth = 0;
-    const char *const t = p->t;
-    const uint32_t n = p->n;
-    uint32_t i = skip_space(t, n, 0);
+    uint32_t top = 0;
+    bool in_object = false;
+    mk_gltf_json_value *v = p->v;
+    uint32_t count = 0, cap = p->cap;
+    mk_status status = MK_OK;
+    uint32_t i = skip_space(t, 0);
+    /* A new value of `type` starting at `start` in v[count]; its `next` is
+     * the one after it (containers and keys get theirs when they close). */
+#define MK_JSON_ADD(type, start)                                                                   \
+    do {                                                                                           \
+        if (count == cap) {                                                                        \
+            p->v = v;                                                                              \
+            p->count = count;                                                                      \
+            if (!grow(p)) {                                                                        \
+                status = MK_ERR_OUT_OF_MEMORY;                                                     \
+                goto done;                                                                         \
+            }                                                                                      \
+            v = p->v;                                                                              \
+            cap = p->cap;                                                                          \
+        }                                                                                          \
+        v[count] = (mk_gltf_json_value){(uint8_t)(type), {0}, {0}, (start), {(start)}, count + 1}; \
+        count++;                                                                                   \
+    } while (0)
     for (;;) {
         /* a value at i */
-        char c = at(t, n, i);
-        mk_gltf_json_value *e;
-        if (c == '{' || c == '[') {
+        const char c = t[i];
+        if (c == '"') {
+            uint32_t end;
+            bool esc;
+            if (!scan_string(t, i, &end, &esc))
+                goto bad;
+            MK_JSON_ADD(MK_GLTF_JSON_STRING, i + 1);
+            v[count - 1].end = end;
+            v[count - 1].escaped = esc;
+            i = end + 1;
+        } else if (c == '{' || c == '[') {
             if (depth == MK_GLTF_JSON_DEPTH) {
                 *error_offset = i;
-                return MK_ERR_LIMIT;
+                status = MK_ERR_LIMIT;
+                goto done;
             }
-            if (!(e = add(p, c == '{' ? MK_GLTF_JSON_OBJECT : MK_GLTF_JSON_ARRAY, i)))
-                return MK_ERR_OUT_OF_MEMORY;
-            e->size = 0; /* counted as they come (a container has no end offset) */
-            open[depth] = p->count - 1;
+            MK_JSON_ADD(c == '{' ? MK_GLTF_JSON_OBJECT : MK_GLTF_JSON_ARRAY, i);
+            v[count - 1].size = 0; /* counted as they come (a container has no end offset) */
+            open[depth] = top;
             open_key[depth++] = MK_NONE;
-            i = skip_space(t, n, i + 1);
-            if (at(t, n, i) == (c == '{' ? '}' : ']'))
+            top = count - 1;
+            in_object = c == '{';
+            i = skip_space(t, i + 1);
+            if (t[i] == (c == '{' ? '}' : ']'))
                 goto close; /* empty */
             if (c == '[')
                 continue; /* the first element */
             goto key;
-        } else if (c == '"') {
-            uint32_t end;
-            bool esc;
-            if (!scan_string(p, i, &end, &esc))
-                goto bad;
-            if (!(e = add(p, MK_GLTF_JSON_STRING, i + 1)))
-                return MK_ERR_OUT_OF_MEMORY;
-            e->end = end;
-            e->escaped = esc;
-            i = end + 1;
-        } else if (c != '\0' && (kind[(unsigned char)c] & (K_NUMBER | K_LITERAL))) {
+        } else if (kind[(unsigned char)c] & (K_NUMBER | K_LITERAL)) {
             mk_gltf_json_type type;
-            uint32_t end;
-            if (!scan_scalar(p, i, &type, &end))
+            uint32_t end, small;
+            if (!scan_scalar(t, n, i, &type, &end, &small))
                 goto bad;
-            if (!(e = add(p, type, i)))
-                return MK_ERR_OUT_OF_MEMORY;
-            e->end = end;
+            MK_JSON_ADD(type, i);
+            v[count - 1].end = end;
+            if (small != UINT32_MAX) {
+                v[count - 1].small = 1;
+                v[count - 1].value = (uint16_t)small;
+            }
             i = end;
         } else {
             goto bad;
@@ -238,62 +274,62 @@ static mk_status parse(parser *p, size_t *error_offset)
     after_value:
         if (depth == 0) {
             /* after the document: blanks, then the end or padding NULs */
-            i = skip_space(t, n, i);
-            if (i < n && t[i] != '\0')
+            i = skip_space(t, i);
+            if (t[i] != '\0')
                 goto bad;
-            return MK_OK;
+            goto done;
         }
-        {
-            mk_gltf_json_value *top = &p->v[open[depth - 1]];
-            if (top->type == MK_GLTF_JSON_OBJECT)
-                p->v[open_key[depth - 1]].next = p->count; /* the member ends */
-            else
-                top->size++;
-            i = skip_space(t, n, i);
-            c = at(t, n, i);
-            if (c == ',') {
-                uint32_t comma = i;
-                i = skip_space(t, n, i + 1);
-                if (at(t, n, i) == ']' || at(t, n, i) == '}') {
-                    i = comma; /* a trailing comma: the comma is what is wrong */
-                    goto bad;
-                }
-                if (top->type == MK_GLTF_JSON_ARRAY)
-                    continue; /* the next element */
-                goto key;
+        if (in_object)
+            v[open_key[depth - 1]].next = count; /* the member ends */
+        else
+            v[top].size++;
+        i = skip_space(t, i);
+        if (t[i] == ',') {
+            const uint32_t comma = i;
+            i = skip_space(t, i + 1);
+            if (t[i] == ']' || t[i] == '}') {
+                i = comma; /* a trailing comma: the comma is what is wrong */
+                goto bad;
             }
-            if (c != (top->type == MK_GLTF_JSON_OBJECT ? '}' : ']'))
-                goto bad;
+            if (!in_object)
+                continue; /* the next element */
+            goto key;
         }
-    close: /* the container open[depth - 1] closes at i */
-        {
-            mk_gltf_json_value *top = &p->v[open[--depth]];
-            top->next = p->count;
-            i++;
-        }
+        if (t[i] != (in_object ? '}' : ']'))
+            goto bad;
+    close: /* the container `top` closes at i */
+        v[top].next = count;
+        i++;
+        top = open[--depth];
+        in_object = depth > 0 && v[top].type == MK_GLTF_JSON_OBJECT;
         goto after_value;
     key: /* a member's key at i, then ':' and its value */
         {
             uint32_t end;
             bool esc;
-            if (at(t, n, i) != '"' || !scan_string(p, i, &end, &esc))
+            if (t[i] != '"' || !scan_string(t, i, &end, &esc))
                 goto bad;
-            if (!(e = add(p, MK_GLTF_JSON_STRING, i + 1)))
-                return MK_ERR_OUT_OF_MEMORY;
-            e->end = end;
-            e->escaped = esc;
-            e->tag = mk_gltf_json_tag(t + i + 1, end - i - 1);
-            open_key[depth - 1] = p->count - 1;
-            p->v[open[depth - 1]].size++;
-            i = skip_space(t, n, end + 1);
-            if (at(t, n, i) != ':')
+            MK_JSON_ADD(MK_GLTF_JSON_STRING, i + 1);
+            mk_gltf_json_value *k = &v[count - 1];
+            k->end = end;
+            k->escaped = esc;
+            k->tag = mk_gltf_json_tag(t + i + 1, end - i - 1);
+            open_key[depth - 1] = count - 1;
+            v[top].size++;
+            i = skip_space(t, end + 1);
+            if (t[i] != ':')
                 goto bad;
-            i = skip_space(t, n, i + 1);
+            i = skip_space(t, i + 1);
         }
     }
+#undef MK_JSON_ADD
 bad:
     *error_offset = i < n ? i : n;
-    return MK_ERR_PARSE;
+    status = MK_ERR_PARSE;
+done:
+    p->v = v;
+    p->count = count;
+    return status;
 }
 
 mk_status mk_gltf_json_parse(mk_gltf_json *doc, const char *text, size_t size,
@@ -303,20 +339,28 @@ mk_status mk_gltf_json_parse(mk_gltf_json *doc, const char *text, size_t size,
     *error_offset = 0;
     if (size >= INT_MAX) /* offsets are 32-bit */
         return MK_ERR_LIMIT;
+    /* The copy costs one pass over the text, a small part of the parse. */
+    const size_t text_bytes = size + MK_JSON_PAD;
+    char *copy = mk_alloc(a, text_bytes);
+    if (!copy)
+        return MK_ERR_OUT_OF_MEMORY;
+    if (size)
+        memcpy(copy, text, size);
+    memset(copy + size, 0, MK_JSON_PAD);
     /* Minified glTF has about one value per 7 bytes of JSON, so size / 4 is
      * rarely grown; a data: URI is one value of any size, so the first
      * guess is capped. */
-    parser p = {text, (uint32_t)size, NULL, 0, 0, a};
+    parser p = {NULL, 0, 0, a};
     p.cap = (uint32_t)(size / 4 + 16 < 65536 ? size / 4 + 16 : 65536);
     p.v = mk_alloc(a, (size_t)p.cap * sizeof *p.v);
-    if (!p.v)
-        return MK_ERR_OUT_OF_MEMORY;
-    mk_status s = parse(&p, error_offset);
+    mk_status s = p.v ? parse(&p, copy, (uint32_t)size, error_offset) : MK_ERR_OUT_OF_MEMORY;
     if (s != MK_OK) {
         mk_free(a, p.v, (size_t)p.cap * sizeof *p.v);
+        mk_free(a, copy, text_bytes);
         return s;
     }
-    doc->text = text;
+    doc->text = copy;
+    doc->text_bytes = text_bytes;
     doc->values = p.v;
     doc->count = p.count;
     doc->bytes = (size_t)p.cap * sizeof *p.v;
@@ -326,5 +370,6 @@ mk_status mk_gltf_json_parse(mk_gltf_json *doc, const char *text, size_t size,
 void mk_gltf_json_free(mk_gltf_json *doc, const mk_allocator *a)
 {
     mk_free(a, doc->values, doc->bytes);
+    mk_free(a, (void *)(uintptr_t)doc->text, doc->text_bytes);
     memset(doc, 0, sizeof *doc);
 }

@@ -267,6 +267,8 @@ double mk_gltf_json_double(const mk_gltf_json *doc, const mk_gltf_json_value *v)
     /* most numbers of a glTF document are indices and counts: a run of up
        to 15 digits is exactly that integer (the decimal reading gives the
        same double), without the general reader */
+    if (v->type == MK_GLTF_JSON_NUMBER && v->small) /* read by the tokenizer */
+        return v->value;
     const char *p = doc->text + v->start;
     uint32_t n = v->end - v->start;
     if (n <= 15) {
@@ -309,6 +311,10 @@ static mk_status json_integer(mk_gltf_ctx *c, const mk_gltf_json_value *v,
     if (!mk_gltf_json_is(v, MK_GLTF_JSON_NUMBER))
         return mk_gltf_fail(c, MK_ERR_PARSE, path, "%s must be a non-negative integer, not %s", key,
                             mk_gltf_json_kind(v));
+    if (v->small && v->value < limit) { /* read by the tokenizer */
+        *out = v->value;
+        return MK_OK;
+    }
     /* Most are plain digits (the tokenizer let no leading zero through):
      * up to 9 of them are the integer itself */
     const char *p = c->json->text + v->start;

@@ -388,13 +388,19 @@ static mk_status read_maps(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t *s
     return MK_OK;
 }
 
-/* An attribute into out (count * components floats): the pack's own forms
- * (dense or sparse BYTE / SHORT, normalized or not) in tight loops, any
- * other through the glTF reader's general decoder. */
+/* x, or lowest where x is below it (normalized values: -1 for the
+ * smallest code, §3.11). */
+static inline float clamp_below(float x, float lowest)
+{
+    return x < lowest ? lowest : x;
+}
+
 /* A sparse VEC3 of BYTE / SHORT values without a bufferView (the pack's
  * sparse targets; the glTF reader checked its indices and views): zeros,
- * then each value at its index, as read_attr's dense loops convert them. */
-static void read_sparse3(const mk_gltf *g, const mk_gltf_accessor *a, float scale, float *out)
+ * then each value at its index, as read_attr's dense loops convert them
+ * (normalized: lowest is -1). */
+static void read_sparse3(const mk_gltf *g, const mk_gltf_accessor *a, float scale, float lowest,
+                         float *out)
 {
     const mk_gltf_accessor_sparse *sp = &a->sparse;
     const uint8_t *idx = g->buffer_views[sp->indices_buffer_view].data + sp->indices_byte_offset;
@@ -409,9 +415,9 @@ static void read_sparse3(const mk_gltf *g, const mk_gltf_accessor *a, float scal
             const int8_t *v = (const int8_t *)(val + (size_t)at * 3);
             for (uint32_t k = 0; k < n; k++) {
                 float *o = out + 3 * (size_t)chunk[k];
-                o[0] = (float)v[3 * k] * scale;
-                o[1] = (float)v[3 * k + 1] * scale;
-                o[2] = (float)v[3 * k + 2] * scale;
+                o[0] = clamp_below((float)v[3 * k] * scale, lowest);
+                o[1] = clamp_below((float)v[3 * k + 1] * scale, lowest);
+                o[2] = clamp_below((float)v[3 * k + 2] * scale, lowest);
             }
         } else {
             const uint8_t *v = val + (size_t)at * 6;
@@ -419,9 +425,9 @@ static void read_sparse3(const mk_gltf *g, const mk_gltf_accessor *a, float scal
                 int16_t e[3];
                 memcpy(e, v + 6 * (size_t)k, sizeof e); /* little-endian host, as glTF */
                 float *o = out + 3 * (size_t)chunk[k];
-                o[0] = (float)e[0] * scale;
-                o[1] = (float)e[1] * scale;
-                o[2] = (float)e[2] * scale;
+                o[0] = clamp_below((float)e[0] * scale, lowest);
+                o[1] = clamp_below((float)e[1] * scale, lowest);
+                o[2] = clamp_below((float)e[2] * scale, lowest);
             }
         }
     }
@@ -431,24 +437,27 @@ static void read_sparse3(const mk_gltf *g, const mk_gltf_accessor *a, float scal
  * padding component), as floats times scale: whole elements of four, so
  * the loops vectorize (little-endian host, as glTF). */
 MK_AVX2_CLONE static void bytes4_to_floats3(float *restrict out, const uint8_t *restrict in,
-                                            size_t count, float scale)
+                                            size_t count, float scale, float lowest)
 {
     for (size_t i = 0; i < count; i++)
         for (int c = 0; c < 3; c++)
-            out[3 * i + c] = (float)(int8_t)in[4 * i + c] * scale;
+            out[3 * i + c] = clamp_below((float)(int8_t)in[4 * i + c] * scale, lowest);
 }
 
 MK_AVX2_CLONE static void shorts4_to_floats3(float *restrict out, const uint8_t *restrict in,
-                                             size_t count, float scale)
+                                             size_t count, float scale, float lowest)
 {
     for (size_t i = 0; i < count; i++)
         for (int c = 0; c < 3; c++) {
             int16_t v;
             memcpy(&v, in + 8 * i + 2 * c, sizeof v);
-            out[3 * i + c] = (float)v * scale;
+            out[3 * i + c] = clamp_below((float)v * scale, lowest);
         }
 }
 
+/* An attribute into out (count * components floats): the pack's own forms
+ * (dense or sparse BYTE / SHORT, normalized or not) in tight loops, any
+ * other through the glTF reader's general decoder. */
 static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accessor, float *out, size_t n)
 {
     const mk_gltf_accessor *a = &g->accessors[accessor];
@@ -457,6 +466,8 @@ static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accesso
         (a->buffer_view != MK_NONE && a->sparse.count))
         return mk_gltf_accessor_read_float(g, accessor, out, n, r->err);
     const float scale = !a->normalized ? 1.0f : ct == MK_GLTF_BYTE ? 1.0f / 127.0f : 1.0f / 32767.0f;
+    /* the most negative code of a normalized value reads as -1 (§3.11) */
+    const float lowest = a->normalized ? -1.0f : -INFINITY;
     const uint32_t comps = a->components, csize = ct == MK_GLTF_BYTE ? 1 : 2;
     const uint8_t *base = mk_gltf_accessor_base(g, a);
     if (!base) {
@@ -466,54 +477,48 @@ static mk_status read_attr(mk_pack_reader *r, const mk_gltf *g, uint32_t accesso
         }
         if (comps != 3) /* not the pack's: the glTF reader's path */
             return mk_gltf_accessor_read_float(g, accessor, out, n, r->err);
-        read_sparse3(g, a, scale, out);
-        if (a->normalized)
-            for (size_t i = 0; i < (size_t)a->count * 3; i++)
-                out[i] = out[i] < -1.0f ? -1.0f : out[i];
+        read_sparse3(g, a, scale, lowest, out);
         return MK_OK;
     }
     /* one loop per form: the per-component tests cost more than the work */
     const size_t count = a->count, stride = a->stride;
     if (csize == 1 && comps == 3 && stride == 4)
-        bytes4_to_floats3(out, base, count, scale);
+        bytes4_to_floats3(out, base, count, scale, lowest);
     else if (csize == 2 && comps == 3 && stride == 8)
-        shorts4_to_floats3(out, base, count, scale);
+        shorts4_to_floats3(out, base, count, scale, lowest);
     else if (csize == 1 && comps == 3) {
         for (size_t i = 0; i < count; i++) {
             const int8_t *p = (const int8_t *)(base + i * stride);
             float *o = out + 3 * i;
-            o[0] = (float)p[0] * scale;
-            o[1] = (float)p[1] * scale;
-            o[2] = (float)p[2] * scale;
+            o[0] = clamp_below((float)p[0] * scale, lowest);
+            o[1] = clamp_below((float)p[1] * scale, lowest);
+            o[2] = clamp_below((float)p[2] * scale, lowest);
         }
     } else if (comps == 3) {
         for (size_t i = 0; i < count; i++) {
             int16_t v[3];
             memcpy(v, base + i * stride, sizeof v); /* little-endian host, as glTF */
             float *o = out + 3 * i;
-            o[0] = (float)v[0] * scale;
-            o[1] = (float)v[1] * scale;
-            o[2] = (float)v[2] * scale;
+            o[0] = clamp_below((float)v[0] * scale, lowest);
+            o[1] = clamp_below((float)v[1] * scale, lowest);
+            o[2] = clamp_below((float)v[2] * scale, lowest);
         }
     } else if (csize == 1) {
         for (size_t i = 0; i < count; i++) {
             const int8_t *p = (const int8_t *)(base + i * stride);
             float *o = out + i * comps;
             for (uint32_t c = 0; c < comps; c++)
-                o[c] = (float)p[c] * scale;
+                o[c] = clamp_below((float)p[c] * scale, lowest);
         }
     } else {
         for (size_t i = 0; i < count; i++) {
             const uint8_t *p = base + i * stride;
             float *o = out + i * comps;
             for (uint32_t c = 0; c < comps; c++)
-                o[c] = (float)(int16_t)(uint16_t)(p[2 * c] | p[2 * c + 1] << 8) * scale;
+                o[c] = clamp_below(
+                    (float)(int16_t)(uint16_t)(p[2 * c] | p[2 * c + 1] << 8) * scale, lowest);
         }
     }
-    /* the most negative code of a normalized value reads as -1 (§3.11) */
-    if (a->normalized)
-        for (size_t i = 0; i < count * comps; i++)
-            out[i] = out[i] < -1.0f ? -1.0f : out[i];
     return MK_OK;
 }
 
