@@ -302,6 +302,17 @@ static void test_integers(void)
                 MK_ERR_RANGE, "nodes[0]: mesh must be a non-negative integer below 4294967295");
     expect_fail("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"mesh\":0.5}]}", MK_ERR_PARSE,
                 "not 0.5");
+    /* the tokenizer keeps the value of plain digits below 65536; the
+       others are read from the text: both sides of that edge */
+    static const char *const edge[] = {"7", "12345", "65535", "65536", "99999", "100000"};
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        char want[64];
+        snprintf(t, sizeof t, "{\"asset\":{\"version\":\"2.0\"},\"scene\":%s}", edge[i]);
+        snprintf(want, sizeof want, "scene %s out of range (0 scenes)", edge[i]);
+        expect_fail(t, MK_ERR_RANGE, want);
+        snprintf(t, sizeof t, "{\"asset\":{\"version\":\"2.0\"},\"scene\":%s.0}", edge[i]);
+        expect_fail(t, MK_ERR_RANGE, want);
+    }
     expect_fail("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[0.5]}]}",
                 MK_ERR_RANGE, "nodes[0]: children[0] is not one of the 1 nodes");
     /* Floats: the nearest float, and out of float range fails. */

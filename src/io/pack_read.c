@@ -279,16 +279,18 @@ static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t
     } else if ((s = read_map(r, p, acc, u->source_index, n)) != MK_OK) {
         return s;
     }
-    /* scratch: one flag per `v` */
-    memset(scratch, 0, (size_t)u->position_count * sizeof(uint32_t));
+    /* scratch: one flag per `v` (the count and map in locals: the flags'
+       stores could alias them) */
+    const uint32_t *const source = u->source_index, positions = u->position_count;
+    memset(scratch, 0, (size_t)positions * sizeof(uint32_t));
     for (uint32_t v = 0; v < n; v++) {
-        if (u->source_index[v] >= u->position_count)
+        if (source[v] >= positions)
             return mk_error_set(r->err, MK_ERR_RANGE, r->file, 0,
                                 "extras.morphkit.obj_v[%u] = %u is not below position_count %u",
-                                v, u->source_index[v], u->position_count);
-        scratch[u->source_index[v]] = 1;
+                                v, source[v], positions);
+        scratch[source[v]] = 1;
     }
-    for (uint32_t i = 0; i < u->position_count; i++)
+    for (uint32_t i = 0; i < positions; i++)
         if (!scratch[i])
             return mk_error_set(r->err, MK_ERR_MISMATCH, r->file, 0,
                                 "extras.morphkit.obj_v has no vertex for `v` %u", i + 1);
@@ -318,11 +320,12 @@ static mk_status read_maps_v2(mk_pack_reader *r, mk_unit *u, packed *p, uint32_t
     if ((s = read_map(r, p, acc, u->normal_vertex, u->normal_count)) != MK_OK)
         return s;
     const uint32_t none = type_max(p->g->accessors[acc].component_type);
+    uint32_t *const normal_vertex = u->normal_vertex, normals = u->normal_count;
     memset(scratch, 0, (size_t)n * sizeof(uint32_t));
-    for (uint32_t j = 0; j < u->normal_count; j++) {
-        uint32_t v = u->normal_vertex[j];
+    for (uint32_t j = 0; j < normals; j++) {
+        uint32_t v = normal_vertex[j];
         if (v == none) {
-            u->normal_vertex[j] = MK_NONE;
+            normal_vertex[j] = MK_NONE;
             continue;
         }
         if (v >= n || scratch[v])
@@ -737,11 +740,14 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     } else {
         p->new_of_old = NULL;
     }
-    memset(used, 0, (size_t)p->vertices * sizeof(uint32_t));
-    for (uint32_t i = 0; i < s->index_count; i++) /* the glTF reader checked them */
-        used[s->indices[i]] = 1;
+    /* (counts and arrays in locals: the flags' stores could alias them) */
+    const uint32_t *const indices = s->indices, index_count = s->index_count;
+    const uint32_t vertices = p->vertices;
+    memset(used, 0, (size_t)vertices * sizeof(uint32_t));
+    for (uint32_t i = 0; i < index_count; i++) /* the glTF reader checked them */
+        used[indices[i]] = 1;
     uint32_t unused = 0;
-    for (uint32_t v = 0; v < p->vertices; v++)
+    for (uint32_t v = 0; v < vertices; v++)
         unused += !used[v];
     for (uint32_t v = 0; nbase && unused && v < p->vertices; v++)
         if (!used[v])
