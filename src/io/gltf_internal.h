@@ -52,7 +52,8 @@ void mk_gltf_storage_release_file(struct mk_gltf_storage *st, const void *data);
  * literals, number syntax, string escapes, one root value) and writes the
  * values below in document order. Nothing is allocated per value: one
  * array for the whole document, strings and numbers read from the text
- * when asked for. */
+ * when asked for (but for plain integers below 65536, the indices and
+ * counts of a glTF document, which the tokenizer reads as it goes). */
 typedef enum mk_gltf_json_type {
     MK_GLTF_JSON_OBJECT,
     MK_GLTF_JSON_ARRAY,
