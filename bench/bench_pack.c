@@ -169,12 +169,12 @@ static void bench_unit(const char *name, const char *dir, const char *tmp, doubl
             t_pack[m] = t < t_pack[m] ? t : t_pack[m];
         }
     }
-    printf("%-8s %7u %3u  folder %10llu B  load %9.3f ms\n", name, u->frames->vertex_count,
+    printf("%-8s %7u %3u  folder %10llu B  load %10.4f ms\n", name, u->frames->vertex_count,
            u->frames->frame_count, (unsigned long long)u->bytes_on_disk, t_folder * 1e3);
     for (int m = 0; m < FORMS; m++) {
         const mk_pack_stats *st = &stats[m];
         printf("         %-8s %10zu B %6.2f%%  %2u targets, %2u sparse, max error %.2g of size"
-               " (%2u bits)%s  load %8.3f ms (%5.1fx faster)\n",
+               " (%2u bits)%s  load %9.4f ms (%5.1fx faster)\n",
                forms[m], sizes[m], 100.0 * (double)sizes[m] / (double)u->bytes_on_disk,
                st->target_count, st->sparse_count,
                st->unit_size > 0 ? st->max_position_error / st->unit_size : 0.0,
