@@ -73,19 +73,8 @@ uint32_t mk_gltf_read_uindex(const uint8_t *p, mk_gltf_component_type type)
 void mk_gltf_read_uindices(const uint8_t *p, size_t stride, mk_gltf_component_type type,
                            uint32_t n, uint32_t *out)
 {
-    /* one loop per type: a test per element would cost more than the read;
-       and one more where the elements lie side by side (index lists,
-       sparse indices), which vectorizes */
-    if (type == MK_GLTF_UNSIGNED_BYTE && stride == 1) {
-        for (uint32_t i = 0; i < n; i++)
-            out[i] = p[i];
-    } else if (type == MK_GLTF_UNSIGNED_SHORT && stride == 2) {
-        for (uint32_t i = 0; i < n; i++) {
-            uint16_t v;
-            memcpy(&v, p + 2 * (size_t)i, 2);
-            out[i] = v;
-        }
-    } else if (type == MK_GLTF_UNSIGNED_BYTE) {
+    /* one loop per type: a test per element would cost more than the read */
+    if (type == MK_GLTF_UNSIGNED_BYTE) {
         for (uint32_t i = 0; i < n; i++)
             out[i] = p[(size_t)i * stride];
     } else if (type == MK_GLTF_UNSIGNED_SHORT) {

@@ -96,7 +96,8 @@ typedef struct mk_gltf_json {
 #define MK_GLTF_JSON_DEPTH 256
 
 /* Tokenizes and checks size bytes of text (no terminator needed) into two
- * allocations through `a` (a copy of the text, and the values). Failures leave doc empty: MK_ERR_PARSE (broken
+ * allocations through `a`: a copy of the text, and the values. Failures
+ * leave doc empty: MK_ERR_PARSE (broken
  * JSON; *error_offset: the byte the problem is at), MK_ERR_LIMIT (text of
  * 2 GiB or more, or nested deeper than MK_GLTF_JSON_DEPTH at byte
  * *error_offset), MK_ERR_OUT_OF_MEMORY. */

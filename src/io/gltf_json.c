@@ -36,12 +36,6 @@ static const uint8_t kind[256] = {
  * the copy. */
 enum { MK_JSON_PAD = 16 };
 
-typedef struct parser {
-    mk_gltf_json_value *v;
-    uint32_t count, cap;
-    const mk_allocator *a;
-} parser;
-
 static inline uint32_t skip_space(const char *t, uint32_t i)
 {
     /* a blank is at most ' ': most bytes fail the first test (minified JSON) */
@@ -50,20 +44,20 @@ static inline uint32_t skip_space(const char *t, uint32_t i)
     return i;
 }
 
-/* Doubles the value array; false when out of memory. A value takes at
- * least 2 bytes of text ("0," or "[]"), so this happens a few times at most
- * past the first guess. */
-static bool grow(parser *p)
+/* The capacity after cap: twice it. A value takes at least 2 bytes of
+ * text ("0," or "[]"), so the array grows a few times at most past the
+ * first guess. */
+static inline uint32_t grown_cap(uint32_t cap)
 {
-    uint32_t ncap = p->cap > UINT32_MAX / 2 ? UINT32_MAX : p->cap * 2;
-    mk_gltf_json_value *nv = ncap > p->cap ? mk_realloc(p->a, p->v, (size_t)p->cap * sizeof *p->v,
-                                                        (size_t)ncap * sizeof *p->v)
-                                           : NULL;
-    if (!nv)
-        return false;
-    p->v = nv;
-    p->cap = ncap;
-    return true;
+    return cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2;
+}
+
+/* The value array v of cap values grown to ncap; NULL when out of memory
+ * or ncap is no larger (v is then unchanged). */
+static mk_gltf_json_value *grow(const mk_allocator *a, mk_gltf_json_value *v, uint32_t cap,
+                                uint32_t ncap)
+{
+    return ncap > cap ? mk_realloc(a, v, (size_t)cap * sizeof *v, (size_t)ncap * sizeof *v) : NULL;
 }
 
 static inline bool is_hex(char c)
@@ -192,21 +186,23 @@ static inline bool scan_scalar(const char *t, uint32_t n, uint32_t i, mk_gltf_js
     return kind[(unsigned char)t[e]] & K_END_SCALAR;
 }
 
-/* The whole document in t[0, n) (t[n] is a NUL). The containers still
+/* The whole document in t[0, n) (t[n] is a NUL) into *values (*cap values,
+ * grown as needed through a; *count of them used). The containers still
  * open are a stack of their value indices, the innermost also in `top`
  * (and whether it is an object in `in_object`); in an object, open_key[]
- * holds its member whose value is being read. The value array lives in
- * locals while the loop runs (stores through p could alias the text's
- * reads) and goes back to *p when it ends. Every failure sets
- * *error_offset to the byte that is out of place (a broken string or
- * scalar: its first byte). */
-static mk_status parse(parser *p, const char *const t, const uint32_t n, size_t *error_offset)
+ * holds its member whose value is being read. The array, its size and
+ * capacity live in locals while the loop runs (stores through pointers
+ * could alias the text's reads). Every failure sets *error_offset to the
+ * byte that is out of place (a broken string or scalar: its first byte). */
+static mk_status parse(const mk_allocator *a, const char *const t, const uint32_t n,
+                       mk_gltf_json_value **values, uint32_t *cap_io, uint32_t *count_out,
+                       size_t *error_offset)
 {
     uint32_t open[MK_GLTF_JSON_DEPTH], open_key[MK_GLTF_JSON_DEPTH], depth = 0;
     uint32_t top = 0;
     bool in_object = false;
-    mk_gltf_json_value *v = p->v;
-    uint32_t count = 0, cap = p->cap;
+    mk_gltf_json_value *v = *values;
+    uint32_t count = 0, cap = *cap_io;
     mk_status status = MK_OK;
     uint32_t i = skip_space(t, 0);
     /* A new value of `type` starting at `start` in v[count]; its `next` is
@@ -214,14 +210,14 @@ static mk_status parse(parser *p, const char *const t, const uint32_t n, size_t 
 #define MK_JSON_ADD(type, start)                                                                   \
     do {                                                                                           \
         if (count == cap) {                                                                        \
-            p->v = v;                                                                              \
-            p->count = count;                                                                      \
-            if (!grow(p)) {                                                                        \
+            const uint32_t ncap_ = grown_cap(cap);                                                 \
+            mk_gltf_json_value *grown_ = grow(a, v, cap, ncap_);                                   \
+            if (!grown_) {                                                                         \
                 status = MK_ERR_OUT_OF_MEMORY;                                                     \
                 goto done;                                                                         \
             }                                                                                      \
-            v = p->v;                                                                              \
-            cap = p->cap;                                                                          \
+            v = grown_;                                                                            \
+            cap = ncap_;                                                                           \
         }                                                                                          \
         v[count] = (mk_gltf_json_value){(uint8_t)(type), {0}, {0}, (start), {(start)}, count + 1}; \
         count++;                                                                                   \
@@ -327,8 +323,9 @@ bad:
     *error_offset = i < n ? i : n;
     status = MK_ERR_PARSE;
 done:
-    p->v = v;
-    p->count = count;
+    *values = v;
+    *cap_io = cap;
+    *count_out = count;
     return status;
 }
 
@@ -350,20 +347,20 @@ mk_status mk_gltf_json_parse(mk_gltf_json *doc, const char *text, size_t size,
     /* Minified glTF has about one value per 7 bytes of JSON, so size / 4 is
      * rarely grown; a data: URI is one value of any size, so the first
      * guess is capped. */
-    parser p = {NULL, 0, 0, a};
-    p.cap = (uint32_t)(size / 4 + 16 < 65536 ? size / 4 + 16 : 65536);
-    p.v = mk_alloc(a, (size_t)p.cap * sizeof *p.v);
-    mk_status s = p.v ? parse(&p, copy, (uint32_t)size, error_offset) : MK_ERR_OUT_OF_MEMORY;
+    uint32_t cap = (uint32_t)(size / 4 + 16 < 65536 ? size / 4 + 16 : 65536), count = 0;
+    mk_gltf_json_value *values = mk_alloc(a, (size_t)cap * sizeof *values);
+    mk_status s = values ? parse(a, copy, (uint32_t)size, &values, &cap, &count, error_offset)
+                         : MK_ERR_OUT_OF_MEMORY;
     if (s != MK_OK) {
-        mk_free(a, p.v, (size_t)p.cap * sizeof *p.v);
+        mk_free(a, values, (size_t)cap * sizeof *values);
         mk_free(a, copy, text_bytes);
         return s;
     }
     doc->text = copy;
     doc->text_bytes = text_bytes;
-    doc->values = p.v;
-    doc->count = p.count;
-    doc->bytes = (size_t)p.cap * sizeof *p.v;
+    doc->values = values;
+    doc->count = count;
+    doc->bytes = (size_t)cap * sizeof *values;
     return MK_OK;
 }
 

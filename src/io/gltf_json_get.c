@@ -264,11 +264,11 @@ static void json_decimal(const mk_gltf_json *doc, const mk_gltf_json_value *v, m
 
 double mk_gltf_json_double(const mk_gltf_json *doc, const mk_gltf_json_value *v)
 {
+    if (v->type == MK_GLTF_JSON_NUMBER && v->small) /* read by the tokenizer */
+        return v->value;
     /* most numbers of a glTF document are indices and counts: a run of up
        to 15 digits is exactly that integer (the decimal reading gives the
        same double), without the general reader */
-    if (v->type == MK_GLTF_JSON_NUMBER && v->small) /* read by the tokenizer */
-        return v->value;
     const char *p = doc->text + v->start;
     uint32_t n = v->end - v->start;
     if (n <= 15) {

@@ -199,19 +199,19 @@ mk_status mk_pack_flat_fits(const mk_unit *unit, const mk_pack_options *o, const
 
 /* Writes the mesh (meshes[0] JSON into w->meshes, its data into w->bin;
  * without normals when flat) and fills the node's translation/scale (identity unless positions are
- * quantized) and the stats' size, bits and errors. With *tree (the
+ * quantized) and the stats' size, bits and errors. With tree (the
  * caller's choice: not for --every-frame) and positions on the grid the
  * targets become a tree (target_parent, MK_NONE: the base; else all
  * MK_NONE), numbered parents first: target_frame and frame_target (the
- * frames' targets) are renumbered to match. *tree becomes whether the
+ * frames' targets) are renumbered to match. *tree_possible: whether the
  * unit can have a tree (a caller that asked for none need not ask again
  * when it cannot). */
 mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *unit, const mk_pack_options *o,
                              const mk_pack_materials *mats, uint32_t base_frame, bool flat,
-                             bool *tree, uint32_t *frame_target, uint32_t *target_frame,
-                             uint32_t targets,
-                             uint32_t *target_parent, float translation[3], float *scale,
-                             mk_pack_stats *stats, mk_error *err);
+                             bool tree, bool *tree_possible, uint32_t *frame_target,
+                             uint32_t *target_frame, uint32_t targets, uint32_t *target_parent,
+                             float translation[3], float *scale, mk_pack_stats *stats,
+                             mk_error *err);
 
 /* Units up to this many frames^2 x vertices are packed from every frame as
  * the base pose and the smallest file kept (pack_write.c): the knight's

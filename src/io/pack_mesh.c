@@ -996,21 +996,20 @@ mk_status mk_pack_flat_fits(const mk_unit *u, const mk_pack_options *o, const mk
     return s;
 }
 
-/* With *tree, the targets as a tree (pack_tree.c) when positions are on
+/* With tree, the targets as a tree (pack_tree.c) when positions are on
  * the grid and the unit is small enough, numbered parents first
  * (target_frame and frame_target renumbered); otherwise every parent is
- * the base. *tree becomes whether this unit can have a tree at all. */
-static mk_status target_tree(mesh_ctx *m, bool *tree, uint32_t *frame_target,
+ * the base. *possible: whether this unit can have a tree at all. */
+static mk_status target_tree(mesh_ctx *m, bool tree, bool *possible, uint32_t *frame_target,
                              uint32_t *target_frame, uint32_t targets, uint32_t *parent)
 {
     const mk_allocator *al = m->w->allocator;
     const size_t n3 = 3 * (size_t)m->n;
     for (uint32_t t = 0; t < targets; t++)
         parent[t] = MK_NONE;
-    const bool wanted = *tree;
-    *tree = m->qpos && targets >= 2 &&
-            (double)(targets + 1) * (targets + 1) * (double)n3 <= MK_PACK_TREE_WORK;
-    if (!wanted || !*tree)
+    *possible = m->qpos && targets >= 2 &&
+                (double)(targets + 1) * (targets + 1) * (double)n3 <= MK_PACK_TREE_WORK;
+    if (!tree || !*possible)
         return MK_OK;
     const size_t rows = (size_t)targets + 1;
     int32_t *grid = mk_alloc(al, rows * n3 * sizeof(int32_t));
@@ -1047,10 +1046,10 @@ static mk_status target_tree(mesh_ctx *m, bool *tree, uint32_t *frame_target,
 
 mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_options *o,
                              const mk_pack_materials *mats, uint32_t base_frame, bool flat,
-                             bool *tree, uint32_t *frame_target, uint32_t *target_frame,
-                             uint32_t targets,
-                             uint32_t *target_parent, float translation[3], float *scale,
-                             mk_pack_stats *stats, mk_error *err)
+                             bool tree, bool *tree_possible, uint32_t *frame_target,
+                             uint32_t *target_frame, uint32_t targets, uint32_t *target_parent,
+                             float translation[3], float *scale, mk_pack_stats *stats,
+                             mk_error *err)
 {
     const mk_frame_set *s = u->frames;
     const mk_allocator *al = w->allocator;
@@ -1096,8 +1095,8 @@ mk_status mk_pack_write_mesh(mk_pack_writer *w, const mk_unit *u, const mk_pack_
     }
     stats->position_bits = m.qpos ? m.bits : 0;
     if ((st = write_base(&m, &id, nbase)) != MK_OK ||
-        (st = target_tree(&m, tree, frame_target, target_frame, targets, target_parent)) !=
-            MK_OK) {
+        (st = target_tree(&m, tree, tree_possible, frame_target, target_frame, targets,
+                          target_parent)) != MK_OK) {
         st = mk_error_set(err, MK_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
         goto done;
     }

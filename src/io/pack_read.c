@@ -749,7 +749,7 @@ static mk_status read_frames(mk_pack_reader *r, mk_unit *u, packed *p, float *de
     uint32_t unused = 0;
     for (uint32_t v = 0; v < vertices; v++)
         unused += !used[v];
-    for (uint32_t v = 0; nbase && unused && v < p->vertices; v++)
+    for (uint32_t v = 0; nbase && unused && v < vertices; v++)
         if (!used[v])
             nbase[3 * (size_t)v] = nbase[3 * (size_t)v + 1] = nbase[3 * (size_t)v + 2] = 0.0f;
     /* each frame is built once, in one pass: targets first (from the raw

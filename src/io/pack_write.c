@@ -617,10 +617,9 @@ static mk_status pack_form(const pack_form_choice *f, const mk_pack_materials *m
     stats->flat_normals = flat;
     if (flat)
         stats->max_normal_error = f->flat_error;
-    *tree_possible = f->tree;
-    if ((st = mk_pack_write_mesh(&w, unit, options, mats, base, flat, tree_possible, frame_target,
-                                 target_frame, targets, target_parent, translation, &scale, stats,
-                                 err)) != MK_OK ||
+    if ((st = mk_pack_write_mesh(&w, unit, options, mats, base, flat, f->tree, tree_possible,
+                                 frame_target, target_frame, targets, target_parent, translation,
+                                 &scale, stats, err)) != MK_OK ||
         (st = write_animations(&w, unit, frame_target, target_parent, targets,
                                options && options->plain, err)) != MK_OK)
         goto done;
